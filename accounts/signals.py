@@ -12,4 +12,6 @@ def profile_create(sender, instance, created, raw=False, **kwargs):
         base = instance.get_username() or ""
         if "@" in base or not base:
             base = (instance.email or base).split("@")[0]
-        Profile.objects.get_or_create(user=instance, defaults={"display_name": display_name_free(base)})
+        Profile.objects.get_or_create(
+            user=instance, defaults={"display_name": display_name_free(base)}
+        )

@@ -18,7 +18,9 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 DEBUG = env("DEBUG")
 if DEBUG:
     SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")
-    ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+    ALLOWED_HOSTS = env.list(
+        "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"]
+    )
 else:
     SECRET_KEY = env.str("SECRET_KEY")  # required: raises ImproperlyConfigured when missing
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
@@ -107,7 +109,14 @@ def _celery_url(url: str) -> str:
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=50)}]},
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=50),
+                }
+            ]
+        },
     }
 }
 # The cache holds allauth's rate-limit counters, so every web process must share it: Redis by
@@ -201,7 +210,9 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[f"https://{h}" for h in ALLOWED_HOSTS])
+    CSRF_TRUSTED_ORIGINS = env.list(
+        "CSRF_TRUSTED_ORIGINS", default=[f"https://{h}" for h in ALLOWED_HOSTS]
+    )
 
 LOGGING = {
     "version": 1,

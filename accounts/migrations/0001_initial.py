@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,21 +15,49 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Profile',
+            name="Profile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('display_name', models.CharField(max_length=30, verbose_name='display name')),
-                ('language', models.CharField(choices=[('tr', 'Türkçe'), ('en', 'English')], default='tr', max_length=5, verbose_name='language')),
-                ('rating_points', models.IntegerField(default=0, verbose_name='rating points')),
-                ('games_played', models.PositiveIntegerField(default=0, verbose_name='games played')),
-                ('wins', models.PositiveIntegerField(default=0, verbose_name='wins')),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='profile', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("display_name", models.CharField(max_length=30, verbose_name="display name")),
+                (
+                    "language",
+                    models.CharField(
+                        choices=[("tr", "Türkçe"), ("en", "English")],
+                        default="tr",
+                        max_length=5,
+                        verbose_name="language",
+                    ),
+                ),
+                ("rating_points", models.IntegerField(default=0, verbose_name="rating points")),
+                (
+                    "games_played",
+                    models.PositiveIntegerField(default=0, verbose_name="games played"),
+                ),
+                ("wins", models.PositiveIntegerField(default=0, verbose_name="wins")),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="profile",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'profile',
-                'verbose_name_plural': 'profiles',
-                'constraints': [models.UniqueConstraint(django.db.models.functions.text.Lower('display_name'), name='profile_display_name_ci_unique')],
+                "verbose_name": "profile",
+                "verbose_name_plural": "profiles",
+                "constraints": [
+                    models.UniqueConstraint(
+                        django.db.models.functions.text.Lower("display_name"),
+                        name="profile_display_name_ci_unique",
+                    )
+                ],
             },
         ),
     ]
