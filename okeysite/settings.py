@@ -164,6 +164,7 @@ ACCOUNT_FORMS = {
     "login": "accounts.forms.LoginForm",
     "reset_password_from_key": "accounts.forms.ResetPasswordKeyForm",
 }
+ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
