@@ -39,10 +39,9 @@ def test_the_okey_on_the_indicator_doubles_and_a_fake_does_not():
 
 
 def test_a_rack_both_in_melds_and_in_pairs_scores_as_pairs():
-    both = parse_tiles(
-        "R1 R1 R2 R2 R3 R3 B7 B7 B8 B8 B9 B9 K4 K4"
-    )  # K4 K4 + okey K4? no: see below
     okey = okey_of(parse_tile("R10"))
-    tiles = both[:-2] + (okey, okey)  # two okeys: a pair, and a meld with the runs doubled
+    # Doubled runs and two okeys: six pairs and a pair of okeys, or four runs the okeys extend.
+    tiles = parse_tiles("R1 R1 R2 R2 R3 R3 B7 B7 B8 B8 B9 B9") + (okey, okey)
+    assert can_meld(tiles, okey) and can_pairs(tiles, okey)
     assert finish_kind(tiles, parse_tile("Y3"), okey) == "pairs"
     assert finish_kind(tiles, FAKE, okey) == "pairs"
