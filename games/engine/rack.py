@@ -14,6 +14,7 @@ from __future__ import annotations
 import zlib
 from collections import Counter
 from collections.abc import Sequence
+from itertools import combinations
 
 from .finish import FINISH_FACTOR, finishes
 from .melds import key_without, rack_key
@@ -40,14 +41,17 @@ def _runs_from(key: int, jokers: int, f: int):
     base = colour * 13
     rest0 = key - (1 << (_BITS * f))
     # f first, after `lead` okeys, then higher numbers up to 13 (and, from a start of 2 or more,
-    # the 1 after the 13 when f is not that 1 itself).
+    # the 1 after the 13). Real tiles before okeys: an okey where a real tile could stand can
+    # always trade places with it.
     for lead in range(min(jokers, number - 1) + 1):
         start = number - lead
         run: list[int | None] = [None] * lead + [f]
         rest, left = rest0, jokers - lead
         n = number
         while True:
-            if len(run) >= 3:
+            # With okeys in front, only runs that reach the 13: any shorter one is as good with
+            # those okeys at its other end.
+            if len(run) >= 3 and (not lead or n >= 13):
                 yield run, rest, left
             n += 1
             if n > 14 or (n == 14 and start == 1) or len(run) == 13:
@@ -80,29 +84,34 @@ def _runs_from(key: int, jokers: int, f: int):
                     yield [*run, f], rest, left
 
 
+_OTHER_COLOURS = [
+    [others for k in (2, 3) for others in combinations([c for c in range(4) if c != colour], k)]
+    for colour in range(4)
+]
+
+
 def _sets_with(key: int, jokers: int, f: int):
-    """Sets through the face f: other colours of its number, real tiles or okeys."""
+    """Sets through the face f: other colours of its number, real tiles or okeys, at least two
+    real tiles (one tile and two okeys is a run)."""
     colour, index = divmod(f, 13)
-    others = [c * 13 + index for c in range(4) if c != colour]
     rest0 = key - (1 << (_BITS * f))
-    for size in (3, 4):
-        for mask in range(8):
-            chosen = [others[i] for i in range(3) if mask >> i & 1]
-            if len(chosen) != size - 1:
-                continue
-            rest, left, group = rest0, jokers, [f]
-            for g in chosen:
-                if _count(rest, g):
-                    rest -= 1 << (_BITS * g)
-                    group.append(g)
-                elif left:
-                    left -= 1
-                    group.append(None)
-                else:
-                    break
+    present = [c for c in range(4) if c != colour and _count(rest0, c * 13 + index)]
+    if not present:
+        return
+    for others in _OTHER_COLOURS[colour]:
+        missing = sum(1 for c in others if c not in present)
+        if missing > jokers or missing == len(others):
+            continue
+        rest = rest0
+        group: list[int | None] = [f]
+        for c in others:
+            g = c * 13 + index
+            if c in present:
+                rest -= 1 << (_BITS * g)
+                group.append(g)
             else:
-                if sum(x is not None for x in group) >= 2:  # one tile and two okeys: a run
-                    yield group, rest, left
+                group.append(None)
+        yield group, rest, jokers - missing
 
 
 def _cover(key: int, jokers: int) -> tuple[tuple[int, int], tuple | None]:
