@@ -19,7 +19,13 @@ from games.engine.rack import (
 )
 from games.engine.tiles import format_tiles, full_set, okey_of, parse_tile, parse_tiles
 
-from .test_finish_properties import is_meld_in_order, melded_rack, paired_rack, random_rack
+from .test_finish_properties import (
+    is_meld_in_order,
+    melded_rack,
+    paired_rack,
+    perturbed,
+    random_rack,
+)
 
 WON = "R12 R13 R1 B12 B13 B1 K1 K2 K3 Y7 Y8 Y9 Y10 Y11"  # melds with indicator Y4 (okey Y5)
 Y5 = parse_tile("Y5")
@@ -75,8 +81,8 @@ def test_cift_diz_puts_pairs_first_with_the_okey_beside_a_single():
     assert format_tiles(left) == "K13"
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.one_of(random_rack(), melded_rack(), paired_rack()))
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(random_rack(), melded_rack(), paired_rack(), perturbed(melded_rack())))
 def test_arranging_keeps_every_tile_and_shows_real_melds(rack):
     rack_tiles, okey = rack
     for arrange in (arrange_runs, arrange_pairs):
@@ -84,8 +90,9 @@ def test_arranging_keeps_every_tile_and_shows_real_melds(rack):
         assert Counter(t for g in groups for t in g) + Counter(left) == Counter(rack_tiles)
     groups, left = arrange_runs(rack_tiles, okey)
     assert all(is_meld_in_order(g, okey) for g in groups), shown(groups)
-    if can_meld(rack_tiles, okey):
-        assert left == []
+    # The arranging search and the finishing check agree on when all 14 tiles meld.
+    assert (left == []) == can_meld(rack_tiles, okey)
+    assert (rack_strength(rack_tiles, okey)[0] == 14) == can_meld(rack_tiles, okey)
     pairs, _ = arrange_pairs(rack_tiles, okey)
     if can_pairs(rack_tiles, okey):
         assert len([p for p in pairs if len(p) == 2]) == 7
