@@ -182,8 +182,7 @@ def arrange_runs(rack: Sequence[int], okey: int) -> tuple[list[list[int]], list[
     runs = sorted((m for m in melds if not _is_set(m)), key=lambda m: _first_real(m))
     sets = sorted(
         (
-            [f for f in sorted(m, key=lambda f: f is None or f) if f is not None]
-            + [None] * m.count(None)
+            sorted(f for f in m if f is not None) + [None] * m.count(None)
             for m in melds
             if _is_set(m)
         ),
