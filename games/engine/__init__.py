@@ -14,6 +14,8 @@ from .rack import should_take as should_take
 
 # isort: split
 # hand, deal, options, views, game (branch engine)
+from .autoplay import auto_moves as auto_moves
+from .autoplay import bot_moves as bot_moves
 from .deal import SeedError as SeedError
 from .deal import commitment as commitment
 from .deal import deal as deal
