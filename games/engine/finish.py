@@ -1,0 +1,58 @@
+"""Finishing (bitmek): which kind of finish 14 tiles and the tile put on the indicator make, and
+what it is worth (okey-rules.md, "Finishing" and "Counting")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .melds import can_meld, meld_split
+from .pairs import can_pairs, pair_split
+from .tiles import FAKE, TileError, colour_of
+
+NORMAL = "normal"
+OKEY = "okey"
+PAIRS = "pairs"
+PAIRS_OKEY = "pairs+okey"
+KINDS = (NORMAL, OKEY, PAIRS, PAIRS_OKEY)
+FINISH_FACTOR = {NORMAL: 1, OKEY: 2, PAIRS: 2, PAIRS_OKEY: 4}
+_RED, _BLACK = 0, 3
+
+
+def finish_kind(tiles14: Sequence[int], last: int, okey: int) -> str | None:
+    """The best kind of finish, or None. Only a real okey as `last` makes the okey kinds; a fake
+    joker on the indicator is a normal finish."""
+    if not 0 <= last <= FAKE:
+        raise TileError(f"no tile with code {last!r}")
+    by_okey = last == okey
+    # Pairs score at least as much as melds whatever the last tile, so ask about pairs first.
+    if can_pairs(tiles14, okey):
+        return PAIRS_OKEY if by_okey else PAIRS
+    if can_meld(tiles14, okey):
+        return OKEY if by_okey else NORMAL
+    return None
+
+
+def meld_groups(tiles14: Sequence[int], okey: int) -> list[list[int]] | None:
+    """One split into melds; else the seven pairs if only pairs qualify; else None."""
+    return meld_split(tiles14, okey) or pair_split(tiles14, okey)
+
+
+def colour_factor(indicator: int, colour_doubling: bool) -> int:
+    """2 for a red or black indicator (renkli gösterge) when colour doubling is on, else 1."""
+    if not 0 <= indicator < FAKE:
+        raise TileError("the indicator must be a coloured tile, not a fake joker")
+    return 2 if colour_doubling and colour_of(indicator) in (_RED, _BLACK) else 1
+
+
+def finish_value(kind: str | None, indicator: int, colour_doubling: bool) -> int:
+    """V = 2 × colour factor × finish factor; 0 when there is no finish."""
+    if kind is None:
+        return 0
+    if kind not in FINISH_FACTOR:
+        raise ValueError(f"unknown finish kind {kind!r}")
+    return 2 * colour_factor(indicator, colour_doubling) * FINISH_FACTOR[kind]
+
+
+def indicator_value(indicator: int, colour_doubling: bool) -> int:
+    """What showing the indicator takes off the shower's count: 1 × colour factor."""
+    return colour_factor(indicator, colour_doubling)

@@ -1,0 +1,134 @@
+"""A game (a match of hands): counts, who starts the next hand, the end, places and rating.
+
+Counts start at ``start_count`` and lower is better. A void hand changes nothing, does not count
+towards ``hand_limit`` and is dealt again by the same first player; after any other hand the next
+seat starts. The game ends after ``hand_limit`` counted hands, or after a hand that leaves any
+count at 0 or below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .moves import IllegalMove
+from .options import TableOptions
+from .state import HandResult, result_from_dict, result_to_dict
+
+# Düz rating points by place, in units of H (the hands played)
+_PLACE_POINTS = {4: (2, 1, -1, -2), 3: (1, 0, -1), 2: (1, -1)}
+
+
+@dataclass(frozen=True)
+class GameState:
+    options: TableOptions
+    n: int
+    counts: tuple[int, ...]
+    hands_played: int = 0  # counted (not void) hands
+    next_first_seat: int = 0
+    over: bool = False
+    history: tuple[HandResult, ...] = ()  # every hand, void ones included
+
+
+def game_new(options: TableOptions, first_seat: int) -> GameState:
+    n = options.seats
+    if isinstance(first_seat, bool) or not isinstance(first_seat, int) or not 0 <= first_seat < n:
+        raise ValueError(f"first_seat must be a seat from 0 to {n - 1}")
+    return GameState(
+        options=options, n=n, counts=(options.start_count,) * n, next_first_seat=first_seat
+    )
+
+
+def game_apply_hand(game: GameState, result: HandResult) -> GameState:
+    if game.over:
+        raise IllegalMove("game_over", "the game is over")
+    if result.void:
+        return GameState(
+            options=game.options,
+            n=game.n,
+            counts=game.counts,
+            hands_played=game.hands_played,
+            next_first_seat=game.next_first_seat,
+            over=False,
+            history=game.history + (result,),
+        )
+    if len(result.deltas) != game.n:
+        raise ValueError(f"a hand result for {game.n} seats needs {game.n} deltas")
+    counts = tuple(c + d for c, d in zip(game.counts, result.deltas, strict=True))
+    played = game.hands_played + 1
+    return GameState(
+        options=game.options,
+        n=game.n,
+        counts=counts,
+        hands_played=played,
+        next_first_seat=(game.next_first_seat + 1) % game.n,
+        over=played >= game.options.hand_limit or min(counts) <= 0,
+        history=game.history + (result,),
+    )
+
+
+def team_totals(game: GameState) -> tuple[int, int]:
+    """Eşli: (seats 0 and 2, seats 1 and 3)."""
+    if not game.options.partnership:
+        raise ValueError("team totals exist only in eşli okey")
+    c = game.counts
+    return (c[0] + c[2], c[1] + c[3])
+
+
+def _places_of(scores: tuple[int, ...]) -> tuple[int, ...]:
+    # 1 + how many are strictly better (lower): ties share the best of their places
+    return tuple(1 + sum(o < s for o in scores) for s in scores)
+
+
+def game_places(game: GameState) -> tuple[int, ...]:
+    """1-based place per seat, lowest count first; tied seats share a place.
+
+    In eşli okey both partners get their team's place (1 or 2; a tie puts both teams first).
+    """
+    if game.options.partnership:
+        teams = _places_of(team_totals(game))
+        return tuple(teams[seat % 2] for seat in range(game.n))
+    return _places_of(game.counts)
+
+
+def game_rating_points(game: GameState) -> tuple[float, ...]:
+    h = game.hands_played
+    if game.options.partnership:
+        a, b = team_totals(game)
+        if a == b:
+            return (0.0,) * game.n
+        sign = (1, -1) if a < b else (-1, 1)
+        return tuple(float(sign[seat % 2] * h) for seat in range(game.n))
+    points = _PLACE_POINTS[game.n]
+    places = game_places(game)
+    out = []
+    for place in places:
+        tied = places.count(place)
+        # tied players share the average of the places they occupy together
+        share = points[place - 1 : place - 1 + tied]
+        out.append(h * sum(share) / tied)
+    return tuple(out)
+
+
+def game_to_dict(game: GameState) -> dict[str, Any]:
+    return {
+        "options": game.options.to_dict(),
+        "n": game.n,
+        "counts": list(game.counts),
+        "hands_played": game.hands_played,
+        "next_first_seat": game.next_first_seat,
+        "over": game.over,
+        "history": [result_to_dict(r) for r in game.history],
+    }
+
+
+def game_from_dict(d: dict[str, Any]) -> GameState:
+    return GameState(
+        options=TableOptions.from_dict(d["options"]),
+        n=d["n"],
+        counts=tuple(d["counts"]),
+        hands_played=d["hands_played"],
+        next_first_seat=d["next_first_seat"],
+        over=d["over"],
+        history=tuple(result_from_dict(r) for r in d["history"]),
+    )

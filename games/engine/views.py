@@ -1,0 +1,87 @@
+"""What one seat, or a spectator, may see of a hand: the only way hand state leaves the engine
+for players.
+
+``hand_view(state, viewer)`` is JSON-safe, with tiles in notation ("R7", "F") so that templates
+can show them directly. Keys:
+
+- ``viewer`` (seat or None for a spectator), ``mode``, ``n``, ``first_seat``, ``seq``, ``turn``,
+  ``phase`` ("draw" | "discard" | "over"), ``indicator``, ``okey``, ``indicator_taken_by``.
+- ``rack``: the viewer's own tiles (None for a spectator); ``rack_sizes``: every seat's count.
+- ``drawn``, ``taken_from_left``: the tile the viewer drew or took this turn (own turn only).
+- ``stock_size``: the stock is never shown, only its size.
+- ``discards``: per seat, the top tile only (``[]`` or ``["R7"]``), or the whole pile, oldest
+  first, once anyone has declared pairs (``histories_public``); ``discard_sizes`` per seat.
+- ``takeable``: the tile the player to move may take from their left, if any.
+- ``pairs_declared`` (seats), ``shown_by`` (seat or None).
+- ``can``: the kinds of move the viewer may make now ("draw", "take", "discard", "finish",
+  "show", "pairs", "take_indicator"), empty when it is not their turn.
+- ``result``: None while the hand runs; then ``void``, ``finisher``, ``kind``, ``value``,
+  ``shower``, ``deltas``, ``groups`` (the finisher's 14 tiles split), ``tile``.
+- ``racks``: every seat's rack, only once the hand is over (else None).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .hand import legal_moves
+from .moves import move_kind
+from .state import HandState, result_to_dict
+from .tiles import format_tile
+
+_KIND_ORDER = ("show", "pairs", "draw", "take", "take_indicator", "discard", "finish")
+
+
+def _tiles(faces) -> list[str]:
+    return [format_tile(f) for f in faces]
+
+
+def _can(state: HandState, viewer: int | None) -> list[str]:
+    if viewer is None:
+        return []
+    kinds = {move_kind(m) for m in legal_moves(state, viewer)}
+    return [k for k in _KIND_ORDER if k in kinds]
+
+
+def hand_view(state: HandState, viewer: int | None) -> dict[str, Any]:
+    if viewer is not None and (
+        isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < state.n
+    ):
+        raise ValueError(f"there is no seat {viewer!r} at this table")
+    over = state.phase == "over"
+    public = bool(state.pairs_declared)
+    own_turn = viewer is not None and viewer == state.turn and not over
+    left = (state.turn - 1) % state.n
+    takeable = None
+    if state.phase == "draw" and state.last_discarder == left and state.discards[left]:
+        takeable = format_tile(state.discards[left][-1])
+    return {
+        "viewer": viewer,
+        "mode": state.options.mode,
+        "n": state.n,
+        "first_seat": state.first_seat,
+        "seq": state.seq,
+        "turn": state.turn,
+        "phase": state.phase,
+        "indicator": format_tile(state.indicator),
+        "okey": format_tile(state.okey),
+        "indicator_taken_by": state.indicator_taken_by,
+        "rack": None if viewer is None else _tiles(state.racks[viewer]),
+        "rack_sizes": [len(r) for r in state.racks],
+        "drawn": format_tile(state.drawn) if own_turn and state.drawn is not None else None,
+        "taken_from_left": (
+            format_tile(state.drawn_from_left)
+            if own_turn and state.drawn_from_left is not None
+            else None
+        ),
+        "stock_size": len(state.stock),
+        "discards": [_tiles(p if public else p[-1:]) for p in state.discards],
+        "discard_sizes": [len(p) for p in state.discards],
+        "histories_public": public,
+        "takeable": takeable,
+        "pairs_declared": list(state.pairs_declared),
+        "shown_by": state.shown_by,
+        "can": _can(state, viewer),
+        "result": None if state.result is None else result_to_dict(state.result),
+        "racks": [_tiles(r) for r in state.racks] if over else None,
+    }
