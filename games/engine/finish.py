@@ -23,11 +23,16 @@ def finish_kind(tiles14: Sequence[int], last: int, okey: int) -> str | None:
     joker on the indicator is a normal finish."""
     if not 0 <= last <= FAKE:
         raise TileError(f"no tile with code {last!r}")
-    by_okey = last == okey
     # Pairs score at least as much as melds whatever the last tile, so ask about pairs first.
-    if can_pairs(tiles14, okey):
+    pairs = can_pairs(tiles14, okey)
+    return best_kind(not pairs and can_meld(tiles14, okey), pairs, last == okey)
+
+
+def best_kind(melds: bool, pairs: bool, by_okey: bool) -> str | None:
+    """The best finish that 14 tiles in melds and/or pairs make, with or without the okey last."""
+    if pairs:
         return PAIRS_OKEY if by_okey else PAIRS
-    if can_meld(tiles14, okey):
+    if melds:
         return OKEY if by_okey else NORMAL
     return None
 
