@@ -135,7 +135,8 @@ class Move(models.Model):
     )
     auto = models.BooleanField(default=False)  # played by the server (timeout, bot)
     version = models.PositiveIntegerField()  # the table's version right after this move
-    idempotency_key = models.CharField(max_length=64, null=True, blank=True)
+    # NULL, not "": moves without a key must not collide in the unique constraint below
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,130 +14,249 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('state', models.JSONField(blank=True, null=True)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('status', models.CharField(choices=[('waiting', 'waiting'), ('playing', 'playing'), ('over', 'over')], default='waiting', max_length=10)),
-                ('started', models.DateTimeField(blank=True, null=True)),
-                ('ended', models.DateTimeField(blank=True, null=True)),
-                ('results', models.JSONField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("state", models.JSONField(blank=True, null=True)),
+                ("version", models.PositiveIntegerField(default=1)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("waiting", "waiting"), ("playing", "playing"), ("over", "over")],
+                        default="waiting",
+                        max_length=10,
+                    ),
+                ),
+                ("started", models.DateTimeField(blank=True, null=True)),
+                ("ended", models.DateTimeField(blank=True, null=True)),
+                ("results", models.JSONField(blank=True, null=True)),
             ],
         ),
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('seed', models.BinaryField(max_length=32)),
-                ('commitment', models.CharField(max_length=64)),
-                ('first_seat', models.PositiveSmallIntegerField()),
-                ('state', models.JSONField()),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('over', models.BooleanField(default=False)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('started', models.DateTimeField(auto_now_add=True)),
-                ('turn_started', models.DateTimeField(blank=True, null=True)),
-                ('ended', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("seed", models.BinaryField(max_length=32)),
+                ("commitment", models.CharField(max_length=64)),
+                ("first_seat", models.PositiveSmallIntegerField()),
+                ("state", models.JSONField()),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("over", models.BooleanField(default=False)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("started", models.DateTimeField(auto_now_add=True)),
+                ("turn_started", models.DateTimeField(blank=True, null=True)),
+                ("ended", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hands",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'number'],
+                "ordering": ["game", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('kind', models.CharField(max_length=16)),
-                ('tile', models.CharField(blank=True, max_length=3)),
-                ('auto', models.BooleanField(default=False)),
-                ('version', models.PositiveIntegerField()),
-                ('idempotency_key', models.CharField(blank=True, max_length=64, null=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.hand')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("kind", models.CharField(max_length=16)),
+                ("tile", models.CharField(blank=True, max_length=3)),
+                ("auto", models.BooleanField(default=False)),
+                ("version", models.PositiveIntegerField()),
+                ("idempotency_key", models.CharField(blank=True, max_length=64, null=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="moves",
+                        to="games.hand",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hand', 'seq'],
+                "ordering": ["hand", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('options', models.JSONField(default=dict)),
-                ('status', models.CharField(choices=[('open', 'waiting for players'), ('starting', 'starting'), ('playing', 'playing'), ('finished', 'finished'), ('closed', 'closed')], default='open', max_length=10)),
-                ('start_at', models.DateTimeField(blank=True, null=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('manager', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='managed_tables', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("options", models.JSONField(default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "waiting for players"),
+                            ("starting", "starting"),
+                            ("playing", "playing"),
+                            ("finished", "finished"),
+                            ("closed", "closed"),
+                        ],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("start_at", models.DateTimeField(blank=True, null=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "manager",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="managed_tables",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created'],
+                "ordering": ["-created"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('is_bot', models.BooleanField(default=False)),
-                ('away', models.BooleanField(default=False)),
-                ('timeouts_in_row', models.PositiveSmallIntegerField(default=0)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveSmallIntegerField()),
+                ("is_bot", models.BooleanField(default=False)),
+                ("away", models.BooleanField(default=False)),
+                ("timeouts_in_row", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'index'],
+                "ordering": ["table", "index"],
             },
         ),
         migrations.AddField(
-            model_name='game',
-            name='table',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='game', to='games.table'),
+            model_name="game",
+            name="table",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.CASCADE, related_name="game", to="games.table"
+            ),
         ),
         migrations.CreateModel(
-            name='ChatMessage',
+            name="ChatMessage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.CharField(max_length=200)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.CharField(max_length=200)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chat",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created', 'id'],
+                "ordering": ["created", "id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='hand_unique_number'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(
+                fields=("game", "number"), name="hand_unique_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(fields=('hand', 'seq'), name='move_unique_seq'),
+            model_name="move",
+            constraint=models.UniqueConstraint(fields=("hand", "seq"), name="move_unique_seq"),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(condition=models.Q(('idempotency_key__isnull', False)), fields=('hand', 'idempotency_key'), name='move_unique_key'),
+            model_name="move",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("idempotency_key__isnull", False)),
+                fields=("hand", "idempotency_key"),
+                name="move_unique_key",
+            ),
         ),
         migrations.AddIndex(
-            model_name='table',
-            index=models.Index(fields=['status', 'created'], name='games_table_status_e301be_idx'),
+            model_name="table",
+            index=models.Index(fields=["status", "created"], name="games_table_status_e301be_idx"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'index'), name='seat_unique_index'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("table", "index"), name="seat_unique_index"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('table', 'user'), name='seat_one_per_user'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("table", "user"),
+                name="seat_one_per_user",
+            ),
         ),
         migrations.AddIndex(
-            model_name='chatmessage',
-            index=models.Index(fields=['table', 'created'], name='games_chatm_table_i_98e95a_idx'),
+            model_name="chatmessage",
+            index=models.Index(fields=["table", "created"], name="games_chatm_table_i_98e95a_idx"),
         ),
     ]

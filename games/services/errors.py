@@ -16,6 +16,7 @@ ENGINE_MESSAGES = {
     "no_finish": _("Those tiles do not finish: the other 14 must form melds or seven pairs."),
     "no_take": _("There is no tile to take from the left pile."),
     "nothing_to_take": _("There is no tile to take from the left pile."),
+    "first_turn_no_draw": _("The first player does not draw on the first turn: discard a tile."),
     "hand_over": _("The hand is over."),
     "stock_empty": _("The stock is empty."),
     "already_declared": _("You have already declared pairs."),

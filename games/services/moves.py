@@ -104,7 +104,9 @@ def move_submit(
             if done is not None:
                 return _outcome_of(done)
         row = _seat_resolve(table, user, seat)
-        hand = game.hands.order_by("-number").first() if game.status == Game.Status.PLAYING else None
+        hand = (
+            game.hands.order_by("-number").first() if game.status == Game.Status.PLAYING else None
+        )
         if hand is None or hand.over:
             raise ServiceError("no_hand", _("There is no hand being played at this table."))
         version_check(game, expected_version)
@@ -161,4 +163,3 @@ def _hand_end(game: Game, table, hand: Hand, new, now) -> dict:
         return {"game_over": True}
     pause = NEXT_HAND_AFTER_VOID_SECONDS if new.result.void else NEXT_HAND_SECONDS
     return {"next_in": pause}
-

@@ -2,11 +2,11 @@
 
 from django.db.models import F
 
-from accounts.models import Profile
-
 
 def profiles_update(table, places, points) -> None:
     """Caller holds the table's lock; each seated person's profile changes once per game."""
+    from accounts.models import Profile
+
     for seat in table.seats.filter(user__isnull=False):
         i = seat.index
         Profile.objects.get_or_create(user_id=seat.user_id)
