@@ -1,2 +1,10 @@
+from django.urls import path
+
+from . import views
+
 app_name = "accounts"
-urlpatterns = []
+urlpatterns = [
+    path("", views.profile, name="profile"),
+    path("edit/", views.profile_edit, name="profile_edit"),
+    path("<int:user_id>/", views.profile_detail, name="profile_detail"),
+]

@@ -1,3 +1,6 @@
+"""The Celery app. Its settings are the CELERY_* names in okeysite/settings.py: Redis broker,
+late acks, reject on worker loss, and a visibility timeout far above any countdown we use."""
+
 import os
 
 from celery import Celery

@@ -18,7 +18,9 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 DEBUG = env("DEBUG")
 if DEBUG:
     SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")
-    ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+    ALLOWED_HOSTS = env.list(
+        "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"]
+    )
 else:
     SECRET_KEY = env.str("SECRET_KEY")  # required: raises ImproperlyConfigured when missing
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
@@ -32,7 +34,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "django.contrib.sites",
     "channels",
     "django_htmx",
     "template_partials",
@@ -59,7 +60,8 @@ MIDDLEWARE = [
 ROOT_URLCONF = "okeysite.urls"
 WSGI_APPLICATION = "okeysite.wsgi.application"
 ASGI_APPLICATION = "okeysite.asgi.application"
-SITE_ID = 1
+# Absolute links built outside a request (e-mails sent by Celery tasks, invites).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 
 TEMPLATES = [
     {
@@ -107,15 +109,28 @@ def _celery_url(url: str) -> str:
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=50)}]},
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=50),
+                }
+            ]
+        },
     }
 }
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
+# The cache holds allauth's rate-limit counters, so every web process must share it: Redis by
+# default. CACHE_URL overrides it (the test suite uses locmemcache://, see tests/redis_plugin.py).
+if "CACHE_URL" in env.ENVIRON:
+    CACHES = {"default": env.cache("CACHE_URL")}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "okey",
+        }
     }
-}
 
 CELERY_BROKER_URL = _celery_url(REDIS_URL)
 CELERY_RESULT_BACKEND = None
@@ -127,6 +142,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- auth / accounts --------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -139,12 +156,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
+ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
-ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/ip,5/5m/key"}
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Okey] "
+ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+# Failed log-ins: 5 per 5 minutes for one e-mail address, 20 per 5 minutes from one address.
+# The counters live in the cache (Redis in production).
+ACCOUNT_RATE_LIMITS = {"login_failed": "20/5m/ip,5/5m/key"}
 
 # --- e-mail ---------------------------------------------------------------------------------------
 if "EMAIL_URL" in env.ENVIRON:
@@ -165,6 +190,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns at start-up when it is missing
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -178,12 +204,15 @@ STORAGES = {
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # monitors probe over plain HTTP from inside
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[f"https://{h}" for h in ALLOWED_HOSTS])
+    CSRF_TRUSTED_ORIGINS = env.list(
+        "CSRF_TRUSTED_ORIGINS", default=[f"https://{h}" for h in ALLOWED_HOSTS]
+    )
 
 LOGGING = {
     "version": 1,

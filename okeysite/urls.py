@@ -2,8 +2,11 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import set_language
+
 urlpatterns = [
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Our set_language also stores the choice in a logged-in player's profile.
+    path("i18n/setlang/", set_language, name="set_language"),
     path("", include("okeysite.health_urls")),
 ]
 urlpatterns += i18n_patterns(

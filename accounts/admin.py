@@ -1,0 +1,34 @@
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+
+from .models import Profile
+
+User = get_user_model()
+
+
+class ProfileInline(admin.StackedInline):
+    model = Profile
+    can_delete = False
+    fields = ["display_name", "language", "rating_points", "games_played", "wins"]
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "user", "language", "rating_points", "games_played", "wins"]
+    list_filter = ["language"]
+    search_fields = ["display_name", "user__email", "user__username"]
+    ordering = ["-rating_points"]
+    readonly_fields = ["created"]
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerUserAdmin(UserAdmin):
+    inlines = [ProfileInline]
+
+    def get_inline_instances(self, request, obj=None):
+        # A new user gets its profile from the post_save signal; an inline would make a second.
+        return super().get_inline_instances(request, obj) if obj else []

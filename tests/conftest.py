@@ -1,0 +1,41 @@
+"""Fixtures for the whole suite.
+
+- Redis: tests/redis_plugin.py (loaded with -p) gives the session a private redis-server when
+  REDIS_URL is unset; `redis_url` is the URL either way.
+- Database: SQLite by default, PostgreSQL with DATABASE_URL. The SQLite test database is a file
+  in a temporary directory (not in memory), so that a server in another process
+  (`asgi_live_server` in tests/browser/conftest.py) sees the same data.
+- The cache (locmem in tests, see the plugin) is cleared before every test, so rate-limit
+  counters never leak from one test into the next.
+- Browser tests run last: they are the slowest, and the quick tests fail first.
+"""
+
+import pytest
+from django.conf import settings
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """URL of the Redis the tests use: the private one (unix://...) or $REDIS_URL."""
+    return settings.REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def _cache_clear():
+    from django.core.cache import cache
+
+    # Only the per-process cache: clearing a Redis cache would flush a shared database.
+    if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+        cache.clear()
+    yield
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
