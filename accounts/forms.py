@@ -1,3 +1,4 @@
+from allauth.account import forms as allauth_forms
 from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -16,9 +17,30 @@ def display_name_clean(value: str, exclude_user_id=None) -> str:
     return name
 
 
-class SignupForm(forms.Form):
-    """Extra fields on allauth's sign-up form (ACCOUNT_SIGNUP_FORM_CLASS)."""
+def labels_set(form, labels: dict) -> None:
+    # allauth's Turkish says "Parola" in some labels and "Şifre" in others; we say "Şifre".
+    for name, label in labels.items():
+        if name in form.fields:
+            form.fields[name].label = label
+            form.fields[name].widget.attrs["placeholder"] = label
 
+
+class LoginForm(allauth_forms.LoginForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labels_set(self, {"password": _("Password")})
+
+
+class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labels_set(self, {"password1": _("New password"), "password2": _("New password (again)")})
+
+
+class SignupForm(allauth_forms.SignupForm):
+    """allauth's sign-up form with the player's display name (ACCOUNT_FORMS["signup"])."""
+
+    field_order = ["email", "display_name", "password1", "password2"]
     display_name = forms.CharField(
         label=_("Display name"),
         max_length=DISPLAY_NAME_MAX,
@@ -26,10 +48,14 @@ class SignupForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labels_set(self, {"password1": _("Password"), "password2": _("Password (again)")})
+
     def clean_display_name(self):
         return display_name_clean(self.cleaned_data["display_name"])
 
-    def signup(self, request, user):
+    def signup(self, request, user):  # called by allauth once the user is saved
         profile = user.profile
         profile.display_name = self.cleaned_data["display_name"]
         language = (get_language() or "tr")[:2]

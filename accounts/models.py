@@ -39,6 +39,12 @@ class Profile(models.Model):
         return reverse("accounts:profile_detail", args=[self.user_id])
 
 
+def user_display(user) -> str:
+    """How allauth names a user in messages and e-mails (ACCOUNT_USER_DISPLAY)."""
+    profile = getattr(user, "profile", None)
+    return profile.display_name if profile else user.get_username()
+
+
 def display_name_taken(name: str, exclude_user_id=None) -> bool:
     others = Profile.objects.filter(display_name__iexact=name.strip())
     if exclude_user_id is not None:

@@ -159,7 +159,12 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
-ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+ACCOUNT_FORMS = {
+    "signup": "accounts.forms.SignupForm",
+    "login": "accounts.forms.LoginForm",
+    "reset_password_from_key": "accounts.forms.ResetPasswordKeyForm",
+}
+ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"

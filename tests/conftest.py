@@ -7,11 +7,18 @@
   (`asgi_live_server` in tests/browser/conftest.py) sees the same data.
 - The cache (locmem in tests, see the plugin) is cleared before every test, so rate-limit
   counters never leak from one test into the next.
+- Passwords are hashed with a fast hasher: PBKDF2's cost is for attackers, not for tests.
 - Browser tests run last: they are the slowest, and the quick tests fail first.
 """
 
 import pytest
 from django.conf import settings
+
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_configure(config):
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,115 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError
+
+from accounts.models import Profile
+
+from .conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_user_gets_a_profile_with_a_free_name():
+    users = get_user_model().objects
+    a = users.create_user("ali", "ali@example.com", "x")
+    b = users.create_user("ALI", "other@example.com", "x")
+    c = users.create_user("ali@example.com", "ali@example.com", "x")
+    assert a.profile.display_name == "ali"
+    assert b.profile.display_name == "ALI2"
+    assert c.profile.display_name == "ali3"
+    assert (a.profile.rating_points, a.profile.games_played, a.profile.wins) == (0, 0, 0)
+    assert a.profile.language == "tr"
+
+
+def test_display_names_are_unique_ignoring_case_in_the_database(player):
+    other = get_user_model().objects.create_user("o", "o@example.com", "x")
+    other.profile.display_name = player.profile.display_name.upper()
+    with pytest.raises(IntegrityError):
+        other.profile.save()
+
+
+def test_profile_page_shows_the_standings(player_client, player):
+    Profile.objects.filter(user=player).update(rating_points=42, games_played=7, wins=3)
+    html = player_client.get("/profile/").content.decode()
+    assert "zeynep" in html
+    assert "Puan" in html and ">42<" in html
+    assert ">7<" in html and ">3<" in html
+    assert "Profili düzenle" in html
+
+
+def test_public_profile_hides_the_email_and_edit_link(client, player):
+    html = client.get(f"/profile/{player.pk}/").content.decode()
+    assert "zeynep" in html
+    assert "zeynep@example.com" not in html
+    assert "/profile/edit/" not in html
+
+
+def test_profile_needs_login(client):
+    response = client.get("/profile/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_edit_display_name(player_client, player):
+    response = player_client.post(
+        "/profile/edit/", {"display_name": " Zeynep  K ", "language": "tr"}
+    )
+    assert response.status_code == 302
+    player.profile.refresh_from_db()
+    assert player.profile.display_name == "Zeynep K"
+
+
+def test_edit_refuses_a_taken_name_and_changes_nothing(player_client, player):
+    get_user_model().objects.create_user("Deniz", "deniz@example.com", "x")
+    response = player_client.post("/profile/edit/", {"display_name": "deniz", "language": "en"})
+    assert response.status_code == 200
+    assert "Başka bir oyuncu bu adı kullanıyor." in response.content.decode()
+    player.profile.refresh_from_db()
+    assert (player.profile.display_name, player.profile.language) == ("zeynep", "tr")
+
+
+def test_choosing_english_in_the_profile_switches_the_site(player_client, player):
+    response = player_client.post("/profile/edit/", {"display_name": "zeynep", "language": "en"})
+    assert response.status_code == 302
+    assert response["Location"] == "/en/profile/"
+    assert response.cookies["django_language"].value == "en"
+    page = player_client.get(response["Location"])
+    html = page.content.decode()
+    assert '<html lang="en">' in html
+    assert "Your profile was saved." in html
+    assert "Edit profile" in html
+
+
+def test_language_switcher_updates_the_profile(player_client, player):
+    response = player_client.post("/i18n/setlang/", {"language": "en", "next": "/profile/"})
+    assert response.status_code == 302
+    assert response["Location"] == "/en/profile/"
+    player.profile.refresh_from_db()
+    assert player.profile.language == "en"
+
+
+def test_login_lands_in_the_profile_language(client, player):
+    Profile.objects.filter(user=player).update(language="en")
+    response = client.post(
+        "/accounts/login/", {"login": "zeynep@example.com", "password": PASSWORD}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/en/"
+
+
+def test_switcher_for_anonymous_visitors_only_sets_the_cookie(client):
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/accounts/login/"})
+    assert response["Location"] == "/en/accounts/login/"
+    assert response.cookies["django_language"].value == "en"
+
+
+def test_admin_lists_profiles(admin_client, player):
+    assert admin_client.get("/admin/accounts/profile/").status_code == 200
+    assert admin_client.get(f"/admin/auth/user/{player.pk}/change/").status_code == 200
+    response = admin_client.post(
+        "/admin/auth/user/add/",
+        {"username": "newbie", "password1": "x-Okey-2026-long", "password2": "x-Okey-2026-long",
+         "usable_password": "true"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    assert get_user_model().objects.get(username="newbie").profile.display_name == "newbie"
