@@ -303,7 +303,7 @@ def test_move_broadcasts_only_the_version_after_commit(
 
 
 def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
-    playing, users, monkeypatch
+    playing, users, monkeypatch, django_capture_on_commit_callbacks
 ):
     scheduled = []
     monkeypatch.setattr(
@@ -316,9 +316,13 @@ def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
     submit(playing, users[0], kind="discard", tile=tile)
     state_set(playing, stock=state.stock[:1])
     submit(playing, users[1], kind="draw")
-    out = submit(
-        playing, users[1], kind="discard", tile=engine.format_tile(hand_state(playing).racks[1][0])
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        out = submit(
+            playing,
+            users[1],
+            kind="discard",
+            tile=engine.format_tile(hand_state(playing).racks[1][0]),
+        )
     hand = current_hand(playing)
     assert out.hand_over and hand.result["void"]
     assert scheduled == [services.hands.NEXT_HAND_AFTER_VOID_SECONDS]
@@ -327,3 +331,50 @@ def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
     assert again.first_seat == 0
     game = engine.game_from_dict(playing.game.__class__.objects.get(pk=playing.game.pk).state)
     assert game.hands_played == 0 and game.counts == (20, 20, 20, 20)
+
+
+def test_the_last_hand_ends_the_game_with_places_and_rating_points(
+    users, fixed_seed, monkeypatch, django_capture_on_commit_callbacks
+):
+    from .conftest import game_started, table_full
+
+    scheduled, lobby = [], []
+    monkeypatch.setattr(
+        tasks.hand_next_task, "apply_async", lambda args, countdown: scheduled.append(args)
+    )
+    monkeypatch.setattr("games.broadcast.lobby_changed", lambda: lobby.append(1))
+    table = game_started(table_full(users, hand_limit=1))
+    state_set(table, rack_of=(0, MELD_RACK), indicator=parse_tile("B9"), okey=parse_tile("B10"))
+    with django_capture_on_commit_callbacks(execute=True):
+        out = submit(table, users[0], kind="finish", tile="K9")
+    assert out.hand_over and out.game_over and scheduled == [] and lobby == [1]
+    table.refresh_from_db()
+    game = table.game
+    assert table.status == "finished" and game.status == "over"
+    # seat 1 (count 18) first; the three others tie at 22 and share places 2-4: (1 - 1 - 2) / 3
+    assert game.results["places"] == [1, 2, 2, 2] and game.results["counts"] == [18, 22, 22, 22]
+    assert game.results["points"][0] == 2 and game.results["hands"] == 1
+    profiles = [type(u).objects.get(pk=u.pk).profile for u in users]
+    assert [p.rating_points for p in profiles] == [2, -1, -1, -1]
+    assert [p.games_played for p in profiles] == [1, 1, 1, 1]
+    assert [p.wins for p in profiles] == [1, 0, 0, 0]
+    with pytest.raises(ServiceError) as e:
+        submit(table, users[1], kind="draw")
+    assert e.value.code == "no_hand"
+    assert not services.hand_next(table_id=table.pk, expected_version=out.version)
+
+
+def test_the_game_end_is_shown_with_places(client, users, fixed_seed):
+    from django.urls import reverse
+
+    from .conftest import game_started, table_full
+
+    table = game_started(table_full(users, hand_limit=1))
+    state_set(table, rack_of=(0, MELD_RACK), indicator=parse_tile("B9"), okey=parse_tile("B10"))
+    submit(table, users[0], kind="finish", tile="K9")
+    client.force_login(users[2])
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'class="result card"' in html and "result-table" in html
+    assert bytes(current_hand(table).seed).hex() in html
+    # every rack is revealed once the hand is over
+    assert html.count('class="result-rack"') >= 4
