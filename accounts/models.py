@@ -22,7 +22,7 @@ class Profile(models.Model):
     rating_points = models.IntegerField(_("rating points"), default=0)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("joined"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("profile")

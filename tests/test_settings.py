@@ -132,3 +132,10 @@ def test_check_deploy_is_clean_in_production(tmp_path):
     proc = run([sys.executable, "manage.py", "check", "--deploy"], production_env(), tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "System check identified no issues" in proc.stdout
+
+
+def test_models_and_migrations_agree(tmp_path):
+    proc = run(
+        [sys.executable, "manage.py", "makemigrations", "--check", "--dry-run"], {}, tmp_path
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
