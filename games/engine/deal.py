@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator
 
 from .options import TableOptions
@@ -45,6 +46,7 @@ SEED_BYTES = 32
 FIRST_RACK = 15
 RACK = 14
 _TWO32 = 1 << 32
+_WORDS = struct.Struct(">8I")  # a block as eight unsigned 32-bit big-endian integers
 
 
 class SeedError(ValueError):
@@ -57,11 +59,10 @@ def _check_seed(seed: bytes) -> None:
 
 
 def _stream(seed: bytes) -> Iterator[int]:
+    key = bytes(seed)
     counter = 0
     while True:
-        block = hmac.new(bytes(seed), counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        for k in range(0, 32, 4):
-            yield int.from_bytes(block[k : k + 4], "big")
+        yield from _WORDS.unpack(hmac.digest(key, counter.to_bytes(8, "big"), "sha256"))
         counter += 1
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .melds import can_meld, meld_split
-from .pairs import can_pairs, pair_split
+from .melds import can_meld, key_can_meld, key_without, meld_split, rack_key
+from .pairs import can_pairs, key_can_pairs, pair_split
 from .tiles import FAKE, TileError, colour_of
 
 NORMAL = "normal"
@@ -26,6 +26,19 @@ def finish_kind(tiles14: Sequence[int], last: int, okey: int) -> str | None:
     # Pairs score at least as much as melds whatever the last tile, so ask about pairs first.
     pairs = can_pairs(tiles14, okey)
     return best_kind(not pairs and can_meld(tiles14, okey), pairs, last == okey)
+
+
+def finishes(rack: Sequence[int], okey: int) -> dict[int, str]:
+    """For a rack of 15: each tile that can go on the indicator to finish, with the best kind."""
+    key, okeys = rack_key(rack, okey)
+    out = {}
+    for last in set(rack):
+        k, j = key_without(key, okeys, last, okey)
+        pairs = key_can_pairs(k, j)
+        kind = best_kind(not pairs and key_can_meld(k, j), pairs, last == okey)
+        if kind:
+            out[last] = kind
+    return out
 
 
 def best_kind(melds: bool, pairs: bool, by_okey: bool) -> str | None:

@@ -13,9 +13,9 @@ import json
 from typing import BinaryIO
 
 from .finish import best_kind, finish_value
-from .melds import can_meld
-from .pairs import can_pairs
-from .tiles import FACES, FAKE, TileError, format_tile, okey_of, parse_tile
+from .melds import key_can_meld, rack_key, too_many_copies
+from .pairs import key_can_pairs
+from .tiles import FACES, FAKE, TileError, format_tile, okey_of, overused, parse_tile
 
 HAND_SIZE = 14
 OPTIONS = {"colour_doubling": True, "indicator_bonus": True}
@@ -58,19 +58,6 @@ def _options(raw: object) -> dict[str, bool]:
     return {**OPTIONS, **raw}
 
 
-def _too_many(faces: list[int]) -> None:
-    seen = set()
-    twice = set()
-    for f in faces:
-        if f in twice:
-            raise JudgeError(
-                f"more than two copies of {format_tile(f)} counting the indicator and the discard"
-            )
-        if f in seen:
-            twice.add(f)
-        seen.add(f)
-
-
 def judge(request: object) -> dict:
     """The answer to one decoded request; raises JudgeError or TileError for bad input."""
     if not isinstance(request, dict):
@@ -88,11 +75,14 @@ def judge(request: object) -> dict:
     if has_discard:
         discard = _tile(discard, "discard")
         seen.append(discard)
-    _too_many(seen)
+    if too_many_copies(seen):
+        names = ", ".join(format_tile(f) for f in overused(seen))
+        raise JudgeError(f"more than two copies of {names} counting the indicator and the discard")
 
     okey = okey_of(indicator)
-    melds = can_meld(tiles, okey)
-    pairs = can_pairs(tiles, okey)
+    key, okeys = rack_key(tiles, okey)
+    melds = key_can_meld(key, okeys)
+    pairs = key_can_pairs(key, okeys)
     answer: dict = {"melds": melds, "pairs": pairs}
     if has_discard:
         kind = best_kind(melds, pairs, discard == okey)

@@ -9,23 +9,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .tiles import FAKE, TileError
-
-
-def _faces_and_okeys(tiles: Sequence[int], okey: int) -> tuple[Counter, int]:
-    if not 0 <= okey < FAKE:
-        raise TileError(f"no okey with code {okey!r}")
-    faces = Counter(tiles)
-    okeys = faces.pop(okey, 0)
-    if any(not 0 <= f <= FAKE for f in faces):
-        raise TileError("a tile code is out of range")
-    return faces, okeys
+from .melds import FIELD_LOWS, rack_key
 
 
 def can_pairs(tiles: Sequence[int], okey: int) -> bool:
     """The tiles are all in pairs (seven pairs for a 14-tile rack)."""
-    faces, okeys = _faces_and_okeys(tiles, okey)
-    singles = sum(n & 1 for n in faces.values())
+    return key_can_pairs(*rack_key(tiles, okey))
+
+
+def key_can_pairs(key: int, okeys: int) -> bool:
+    """can_pairs on a packed rack (see melds.rack_key): faces held once need an okey each."""
+    singles = (key & FIELD_LOWS).bit_count()
     return singles <= okeys and (okeys - singles) % 2 == 0
 
 
@@ -33,7 +27,8 @@ def pair_split(tiles: Sequence[int], okey: int) -> list[list[int]] | None:
     """The pairs (an okey beside the tile it pairs), or None when the tiles are not all pairs."""
     if not can_pairs(tiles, okey):
         return None
-    faces, okeys = _faces_and_okeys(tiles, okey)
+    faces = Counter(tiles)
+    okeys = faces.pop(okey, 0)
     pairs = []
     for f in sorted(faces):
         pairs.extend([f, f] for _ in range(faces[f] // 2))

@@ -81,3 +81,111 @@ def all_tiles(state: HandState) -> Counter:
     if state.result is not None and state.result.tile is not None:
         c[state.result.tile] += 1
     return c
+
+
+def random_move(state: HandState, rnd) -> object:
+    """A legal move for the player to move, chosen at random with a lean towards the rarer
+    moves (finish, show, pairs, take) so that random hands reach every rule."""
+    from games.engine import legal_moves
+
+    moves = legal_moves(state, state.turn)
+    assert moves, "the player to move always has a legal move"
+    by_kind: dict[str, list] = {}
+    for m in moves:
+        by_kind.setdefault(type(m).__name__, []).append(m)
+    from games.engine.hand import pairs_and_singles
+
+    if (
+        "DeclarePairs" in by_kind
+        and len(pairs_and_singles(state.racks[state.turn], state.okey)[0]) >= 5
+    ):
+        return by_kind["DeclarePairs"][0]
+    for kind, p in (
+        ("Finish", 0.8),
+        ("ShowIndicator", 0.6),
+        ("TakeIndicator", 0.6),
+        ("DeclarePairs", 0.04),
+        ("TakeDiscard", 0.3),
+    ):
+        if kind in by_kind and rnd.random() < p:
+            if kind == "Finish":
+                # finishing with an okey is worth double: a player would choose it
+                best = [m for m in by_kind[kind] if m.tile == state.okey]
+                return rnd.choice(best or by_kind[kind])
+            return rnd.choice(by_kind[kind])
+    for kind in ("Draw", "Discard", "TakeDiscard", "DeclarePairs"):
+        if kind in by_kind:
+            return rnd.choice(by_kind[kind])
+    return rnd.choice(moves)
+
+
+_PARTITIONS = ((3, 3, 4, 4), (3, 3, 3, 5), (4, 5, 5), (3, 5, 6), (4, 4, 6), (3, 4, 7), (3, 3, 8))
+
+
+def _meld_tiles(rnd, size: int) -> list[int]:
+    if size <= 4 and rnd.random() < 0.4:
+        number = rnd.randrange(13)
+        return [c * 13 + number for c in rnd.sample(range(4), size)]
+    colour = rnd.randrange(4)
+    start = rnd.randrange(1, 14 - size + 2)  # 1-based; number 14 is the 1 after 13
+    return [colour * 13 + (start + k - 1) % 13 for k in range(size)]
+
+
+def winning_rack(rnd, indicator: int) -> list[int]:
+    """14 tiles that finish with the okey of ``indicator``: melds (with okeys standing in and
+    fake jokers as the okey's face) or seven pairs; never more than two copies of a face, the
+    indicator counted."""
+    okey = okey_of(indicator)
+    while True:
+        used = Counter({indicator: 1})
+        if rnd.random() < 0.3:
+            faces = [f for f in range(53) if f != indicator]
+            tiles = [f for f in rnd.sample(faces, 7) for _ in range(2)]
+        else:
+            tiles = [t for size in rnd.choice(_PARTITIONS) for t in _meld_tiles(rnd, size)]
+        used.update(tiles)
+        if any(c > 2 for c in used.values()):
+            continue
+        # a tile of the okey's face may be a fake joker instead, which is exactly that face
+        for i, t in enumerate(tiles):
+            if t == okey and used[FAKE] < 2 and rnd.random() < 0.5:
+                tiles[i] = FAKE
+                used[okey] -= 1
+                used[FAKE] += 1
+        # real okeys are wild: one may stand for any tile
+        for _ in range(rnd.choice((0, 0, 1, 2))):
+            i = rnd.randrange(14)
+            if used[okey] < 2 and tiles[i] != okey:
+                used[tiles[i]] -= 1
+                tiles[i] = okey
+                used[okey] += 1
+        rnd.shuffle(tiles)
+        return tiles
+
+
+def hand_with_winner(rnd, options: TableOptions, first_seat: int, winner: int) -> HandState:
+    """A hand in which ``winner`` was dealt 14 tiles that already finish, the stock shuffled."""
+    from games.engine import format_tiles
+
+    indicator = rnd.randrange(52)
+    win = winning_rack(rnd, indicator)
+    if options.pairs_take_indicator and rnd.random() < 0.3:
+        # six pairs, a single and the indicator's twin: taking the indicator makes seven
+        faces = [f for f in range(53) if f != indicator]
+        win = [f for f in rnd.sample(faces, 7) for _ in range(2)]
+        win[0] = indicator
+    left = Counter(full_set())
+    left.subtract(win + [indicator])
+    if winner == first_seat:
+        okey = okey_of(indicator)
+        # sometimes a real okey to put on the indicator (okey atmak)
+        if left[okey] and rnd.random() < 0.4:
+            extra = okey
+        else:
+            extra = rnd.choice(sorted(left.elements()))
+        left[extra] -= 1
+        win = win + [extra]
+    racks: list[str | None] = [None] * options.seats
+    racks[winner] = format_tiles(win)
+    s = make_hand(racks, format_tiles([indicator]), first_seat=first_seat, options=options)
+    return replace(s, stock=tuple(rnd.sample(s.stock, len(s.stock))))

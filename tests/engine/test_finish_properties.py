@@ -16,7 +16,7 @@ from itertools import combinations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import can_meld, can_pairs, finish_kind, finish_value, meld_groups
+from games.engine import can_meld, can_pairs, finish_kind, finish_value, finishes, meld_groups
 from games.engine.tiles import FAKE, colour_of, face, full_set, number_of, okey_of
 
 # ---------------------------------------------------------------- brute force from the rules
@@ -388,3 +388,20 @@ def test_finishes_of_every_kind_under_each_indicator_colour(rack, data, doubling
     red_or_black = colour_of(indicator) in (0, 3) and doubling
     expected = POINTS["red or black" if red_or_black else "yellow or blue"].get(kind, 0)
     assert finish_value(kind, indicator, doubling) == expected
+
+
+@SHORT
+@given(st.one_of(melded_rack(), paired_rack(), random_rack()), st.data())
+def test_every_finishing_tile_of_a_15_tile_rack_is_found(rack, data):
+    tiles, okey = rack
+    left = Counter(ALL) - Counter(tiles)
+    left[indicator_for(okey)] -= 1
+    rack15 = [*tiles, data.draw(st.sampled_from(sorted((+left).elements())))]
+    expected = {}
+    for last in set(rack15):
+        rest = list(rack15)
+        rest.remove(last)
+        kind = brute_kind(rest, last, okey)
+        if kind:
+            expected[last] = kind
+    assert finishes(rack15, okey) == expected
