@@ -8,7 +8,6 @@ hand is over. Nothing here writes.
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from games import engine
 from games.models import ChatMessage, Hand, Seat, Table
@@ -299,6 +298,3 @@ def lobby_tables(user) -> list[dict]:
         )
     return out
 
-
-def seat_label(index: int) -> str:
-    return pgettext("seat number", "Seat %(n)d") % {"n": index + 1}
