@@ -234,3 +234,37 @@ def test_a_dropped_socket_heals_without_a_reload(
         page.locator(".stock.is-drawable").click()
         wait_version(page, version + 2)
         table_ready(page, 15)
+
+
+def test_take_the_left_discard_by_dragging_it_into_the_rack(
+    asgi_live_server, browser, settings, django_user_model
+):
+    from games import services
+    from tests.games.conftest import game_started, table_full
+
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    users = players_make(django_user_model, 2)
+    table = game_started(table_full(users, seats=2))
+    state = engine.hand_from_dict(table.game.hands.get().state)
+    tile = engine.format_tile(state.racks[0][0])
+    services.move_submit(
+        table_id=table.pk,
+        user=users[0],
+        move={"kind": "discard", "tile": tile},
+        expected_version=None,
+    )
+    page = sign_in(browser, asgi_live_server, users[1])
+    page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+    table_ready(page, 14)
+    version = version_of(page)
+    drag(
+        page, page.locator(".pile.is-takeable .pile-top .tile"), page.locator("#rack .slot").nth(25)
+    )
+    wait_version(page, version + 1)
+    table_ready(page, 15)
+    assert layout_of(page)[25] == tile
+    # it cannot go straight back: the mover is told, and nothing changes
+    drag(page, page.locator("#rack .slot").nth(25).locator(".tile"), page.locator(".pile.is-own"))
+    expect(page.locator("#table-message")).to_contain_text("geri atamazsınız")
+    assert version_of(page) == version + 1
+    table_ready(page, 15)
