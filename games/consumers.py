@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, selectors, services
@@ -174,16 +174,15 @@ class TableConsumer(AsyncWebsocketConsumer):
                 ctx = selectors.table_view(table, self.user, chat=chat)
                 parts.append(render_to_string("games/table.html#frame", ctx))
                 version = ctx["version"]
-            else:
+            if chat:
+                # The chat log carries the table's version too: a page that sees a newer one
+                # there than on its board has missed a change, and asks for the whole view.
+                chat_items = selectors.chat_view(table, self.user)
                 parts.append(
                     render_to_string(
-                        "games/table.html#frame_version",
-                        {"version": version, "server_now": selectors.epoch_ms(timezone.now())},
+                        "games/table.html#chat", {"chat": chat_items, "version": version}
                     )
                 )
-            if chat:
-                chat_items = selectors.chat_view(table, self.user)
-                parts.append(render_to_string("games/table.html#chat", {"chat": chat_items}))
             if message is not None:
                 parts.append(render_to_string("games/table.html#message", {"message": message}))
             return version, "".join(parts)

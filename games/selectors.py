@@ -297,4 +297,3 @@ def lobby_tables(user) -> list[dict]:
             }
         )
     return out
-

@@ -449,6 +449,12 @@
       var now = Number(v.getAttribute("data-server-now"));
       if (now) skew = now - Date.now();
     }
+    // Every frame with the board is the whole view, so a skipped version heals by itself. A
+    // chat frame names the table's version too: newer than our board means we missed a change.
+    var chat = document.getElementById("chat-log");
+    if (chat && Number(chat.getAttribute("data-version")) > lastVersion) {
+      send({ action: "sync" });
+    }
     rackReconcile();
     boardSortables();
     tick();

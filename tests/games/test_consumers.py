@@ -217,6 +217,10 @@ async def test_chat_reaches_every_socket_escaped(users, fixed_seed):
     for sock in (a, b):
         frame = await sock.receive_from()
         assert "&lt;b&gt;merhaba&lt;/b&gt;" in frame and "<b>merhaba" not in frame
+        # a chat frame names the table's version, so that a page can tell it missed a change
+        version = await sync_to_async(version_of)(table)
+        assert re.search(rf'id="chat-log"[^>]*data-version="{version}"', frame)
+        assert 'id="table-board"' not in frame
     await a.disconnect()
     await b.disconnect()
 
