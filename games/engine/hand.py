@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from .deal import deal
-from .finish import finish_kind, finish_value, indicator_value, meld_groups
+from .finish import finish_kind, finish_value, finishes, indicator_value, meld_groups
 from .moves import (
     DeclarePairs,
     Discard,
@@ -271,7 +271,6 @@ def legal_moves(state: HandState, seat: int) -> list[Move]:
     """Every move ``seat`` may make now, tiles collapsed to distinct faces."""
     if state.phase == "over" or seat != state.turn:
         return []
-    faces = sorted(set(state.racks[seat]))
     candidates: list[Move] = [
         ShowIndicator(seat),
         DeclarePairs(seat),
@@ -279,7 +278,7 @@ def legal_moves(state: HandState, seat: int) -> list[Move]:
         TakeDiscard(seat),
         TakeIndicator(seat),
     ]
-    candidates += [Discard(seat, f) for f in faces] + [Finish(seat, f) for f in faces]
+    candidates += [Discard(seat, f) for f in sorted(set(state.racks[seat]))]
     legal = []
     for m in candidates:
         try:
@@ -287,6 +286,9 @@ def legal_moves(state: HandState, seat: int) -> list[Move]:
         except IllegalMove:
             continue
         legal.append(m)
+    if state.phase == "discard":
+        # the same test as _finish, for all 15 tiles at once
+        legal += [Finish(seat, f) for f in sorted(finishes(state.racks[seat], state.okey))]
     return legal
 
 

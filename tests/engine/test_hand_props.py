@@ -12,7 +12,15 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
+    DeclarePairs,
+    Discard,
+    Draw,
+    Finish,
+    IllegalMove,
+    ShowIndicator,
     TableOptions,
+    TakeDiscard,
+    TakeIndicator,
     can_pairs,
     commitment,
     deal,
@@ -22,6 +30,7 @@ from games.engine import (
     hand_from_dict,
     hand_replay,
     hand_to_dict,
+    legal_moves,
     verify_deal,
 )
 from games.engine.tiles import colour_of, full_set
@@ -133,3 +142,38 @@ def test_random_hands_with_a_winner_score_by_the_table(options, first, winner, r
     s = hand_with_winner(rnd, options, first % options.seats, winner % options.seats)
     end, _ = play_out(s, rnd)
     check_scoring(end)
+
+
+def brute_legal(s):
+    """legal_moves by trying every move there could be, with every face."""
+    out = set()
+    for seat in range(s.n):
+        tries = [Draw, TakeDiscard, ShowIndicator, DeclarePairs, TakeIndicator]
+        moves = [cls(seat) for cls in tries]
+        moves += [cls(seat, f) for cls in (Discard, Finish) for f in range(53)]
+        for m in moves:
+            try:
+                hand_apply(s, m)
+            except IllegalMove:
+                continue
+            out.add(m)
+    return out
+
+
+@settings(PROPS, max_examples=40)
+@given(
+    options=any_options,
+    first=st.integers(0, 3),
+    winner=st.integers(0, 3),
+    rnd_seed=st.integers(0, 2**32 - 1),
+)
+def test_legal_moves_are_exactly_the_moves_that_apply(options, first, winner, rnd_seed):
+    rnd = random.Random(rnd_seed)
+    s = hand_with_winner(rnd, options, first % options.seats, winner % options.seats)
+    for step in range(60):
+        if step % 3 == 0:
+            listed = {m for seat in range(s.n) for m in legal_moves(s, seat)}
+            assert listed == brute_legal(s)
+        if s.phase == "over":
+            break
+        s = hand_apply(s, random_move(s, rnd))
