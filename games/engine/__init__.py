@@ -52,3 +52,10 @@ from .tiles import okey_of as okey_of
 from .tiles import parse_tile as parse_tile
 from .tiles import parse_tiles as parse_tiles
 from .views import hand_view as hand_view
+
+# isort: split
+# rack helpers (branch finish)
+from .rack import arrange_pairs as arrange_pairs
+from .rack import arrange_runs as arrange_runs
+from .rack import best_discard as best_discard
+from .rack import should_take as should_take

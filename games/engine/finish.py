@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .melds import can_meld, key_can_meld, key_without, meld_split, rack_key
-from .pairs import can_pairs, key_can_pairs, pair_split
+from .melds import key_can_meld, key_without, meld_split, rack_key
+from .pairs import key_can_pairs, pair_split
 from .tiles import FAKE, TileError, colour_of
 
 NORMAL = "normal"
@@ -23,9 +23,14 @@ def finish_kind(tiles14: Sequence[int], last: int, okey: int) -> str | None:
     joker on the indicator is a normal finish."""
     if not 0 <= last <= FAKE:
         raise TileError(f"no tile with code {last!r}")
+    key, okeys = rack_key(tiles14, okey)
+    return _kind(key, okeys, last == okey)
+
+
+def _kind(key: int, okeys: int, by_okey: bool) -> str | None:
     # Pairs score at least as much as melds whatever the last tile, so ask about pairs first.
-    pairs = can_pairs(tiles14, okey)
-    return best_kind(not pairs and can_meld(tiles14, okey), pairs, last == okey)
+    pairs = key_can_pairs(key, okeys)
+    return best_kind(not pairs and key_can_meld(key, okeys), pairs, by_okey)
 
 
 def finishes(rack: Sequence[int], okey: int) -> dict[int, str]:
@@ -33,9 +38,7 @@ def finishes(rack: Sequence[int], okey: int) -> dict[int, str]:
     key, okeys = rack_key(rack, okey)
     out = {}
     for last in set(rack):
-        k, j = key_without(key, okeys, last, okey)
-        pairs = key_can_pairs(k, j)
-        kind = best_kind(not pairs and key_can_meld(k, j), pairs, last == okey)
+        kind = _kind(*key_without(key, okeys, last, okey), last == okey)
         if kind:
             out[last] = kind
     return out

@@ -6,9 +6,11 @@ The search works on counts, not on tiles. Real okeys (the okey's face) are taken
 Every joker lies in a meld with at least one real tile (a meld has 3+ tiles, there are only two
 okeys), so a solution is: some sets, chosen number by number, and then for each colour a split of
 what is left of that colour into runs. A set with one real tile and two jokers is also a run, so
-sets are only tried where two or more colours of one number are present. For each colour the run
-search answers with the *exact* numbers of jokers it can absorb (a bitmask over 0, 1, 2), so the
-colours combine without trying joker placements one by one.
+sets are only tried where two or more colours of one number are present, and only as *core* sets
+(three or four real tiles, or two and an okey): an okey that neither they nor the runs take is
+then put into a three-tile set, if one is free. For each colour the run search answers with the *exact* numbers of jokers it can
+absorb (a bitmask over 0, 1, 2), so the colours combine without trying joker placements one by
+one. Before any search, a few shifts and ands turn away racks with a tile that no meld can hold.
 
 Runs live on 14 positions: the numbers 1..13 and a 14th, "1 after 13". Before the run search a
 colour's 1s are shared out between position 1 and position 14 in every way; a run is then any
