@@ -159,3 +159,24 @@ def test_verify_page_keeps_the_seed_secret_until_the_hand_is_over(client, users,
 
 def test_unknown_table_is_404(client):
     assert client.get(reverse("games:table", args=[424242])).status_code == 404
+
+
+@pytest.mark.parametrize("how", ["runs", "pairs"])
+def test_arrange_returns_the_askers_own_rack_in_groups(client, users, fixed_seed, how):
+    table = game_started(table_full(users))
+    state = hand_state(table)
+    client.force_login(users[2])
+    data = client.get(reverse("games:arrange", args=[table.pk]), {"how": how}).json()
+    shown = [t for g in data["groups"] for t in g] + data["leftovers"]
+    assert sorted(shown) == sorted(engine.format_tile(t) for t in state.racks[2])
+    assert all(len(g) >= (2 if how == "pairs" else 3) for g in data["groups"])
+
+
+def test_arrange_is_only_for_seated_players(client, users, django_user_model, fixed_seed):
+    table = game_started(table_full(users))
+    stranger = django_user_model.objects.create_user(username="st", email="st@example.com")
+    client.force_login(stranger)
+    response = client.get(reverse("games:arrange", args=[table.pk]), {"how": "runs"})
+    assert response.status_code == 400 and "groups" not in response.json()
+    client.force_login(users[0])
+    assert client.get(reverse("games:arrange", args=[table.pk]), {"how": "x"}).status_code == 404
