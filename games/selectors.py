@@ -112,7 +112,7 @@ def table_view(table: Table, user, *, chat: bool = True) -> dict:
     }
     ctx["seats"] = _seats(seats, me, view, gstate, table)
     if view is not None:
-        ctx["hand"] = _hand(hand, view, opts)
+        ctx["hand"] = _hand(table, hand, view, opts)
         ctx["rack"] = view["rack"]
         ctx["can"] = view["can"]
         if hand.over:
@@ -167,13 +167,18 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
     return out
 
 
-def _hand(hand: Hand, view: dict, opts: dict) -> dict:
+def _hand(table: Table, hand: Hand, view: dict, opts: dict) -> dict:
     deadline = None
     if view["phase"] != "over" and hand.turn_started is not None:
         deadline = epoch_ms(hand.turn_started) + int(opts.get("turn_seconds", 30)) * 1000
     return {
         "id": hand.pk,
         "number": hand.number,
+        "previous_url": (
+            reverse("games:verify", args=[table.pk, hand.number - 1])
+            if hand.number > 1
+            else None
+        ),
         "commitment": hand.commitment,
         "indicator": view["indicator"],
         "okey": view["okey"],
