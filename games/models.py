@@ -1,1 +1,174 @@
-from django.db import models  # noqa: F401
+"""Tables, seats, games, hands and the append-only move log.
+
+The engine's states are stored as JSON (``hand_to_dict`` / ``game_to_dict``); these rows add what
+the engine does not know: who sits where, the table's version, the seed, times. The Game row is the
+lock for everything that happens at its table (see games.services), so every table has exactly one
+Game from the moment it is created.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for players")
+        STARTING = "starting", _("starting")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        CLOSED = "closed", _("closed")
+
+    manager = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="managed_tables"
+    )
+    # games.engine.TableOptions.to_dict(): validated by the engine when the table is created
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    start_at = models.DateTimeField(null=True, blank=True)  # end of the 10 s start countdown
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["status", "created"])]
+
+    def __str__(self):
+        return f"#{self.pk} {self.mode} {self.status}"
+
+    @property
+    def mode(self) -> str:
+        return self.options.get("mode", "duz")
+
+    @property
+    def seat_count(self) -> int:
+        return int(self.options.get("seats", 4))
+
+    @property
+    def private(self) -> bool:
+        return bool(self.options.get("private", False))
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()  # 0-based; the UI shows index + 1
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    is_bot = models.BooleanField(default=False)
+    away = models.BooleanField(default=False)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="seat_one_per_user"
+            ),
+        ]
+
+    def __str__(self):
+        return f"table {self.table_id} seat {self.index + 1}"
+
+
+class Game(models.Model):
+    """A match of hands at one table; its row is locked by every service that changes the table."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        PLAYING = "playing", _("playing")
+        OVER = "over", _("over")
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    state = models.JSONField(null=True, blank=True)  # engine GameState, once dealt
+    # The table's version: +1 on every change a viewer can see (seats, start, deal, move).
+    version = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    started = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
+    results = models.JSONField(null=True, blank=True)  # places, rating points, counts
+
+    def __str__(self):
+        return f"game of table {self.table_id} v{self.version}"
+
+
+class Hand(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()  # 1, 2, ... counting void hands too
+    # Secret until the hand is over: never rendered, broadcast or logged before that.
+    seed = models.BinaryField(max_length=32, editable=False)
+    commitment = models.CharField(max_length=64)  # SHA-256 of the seed, published at the deal
+    first_seat = models.PositiveSmallIntegerField()
+    state = models.JSONField()  # engine HandState (hand_to_dict)
+    version = models.PositiveIntegerField(default=0)  # moves applied == last Move.seq
+    over = models.BooleanField(default=False)
+    result = models.JSONField(null=True, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    turn_started = models.DateTimeField(null=True, blank=True)  # for the turn countdown
+    ended = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_unique_number"),
+        ]
+
+    def __str__(self):
+        return f"hand {self.number} of table {self.game.table_id}"
+
+
+class Move(models.Model):
+    """Append-only: one row per applied move, enough to replay the hand from its seed."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()  # 1, 2, ...
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16)
+    tile = models.CharField(max_length=3, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    auto = models.BooleanField(default=False)  # played by the server (timeout, bot)
+    version = models.PositiveIntegerField()  # the table's version right after this move
+    # NULL, not "": moves without a key must not collide in the unique constraint below
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(
+                fields=["hand", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="move_unique_key",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.hand} #{self.seq} seat {self.seat + 1} {self.kind} {self.tile}"
+
+    def as_engine_dict(self) -> dict:
+        d = {"kind": self.kind, "seat": self.seat}
+        if self.tile:
+            d["tile"] = self.tile
+        return d
+
+
+class ChatMessage(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=200)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        indexes = [models.Index(fields=["table", "created"])]
+
+    def __str__(self):
+        return f"{self.user_id}: {self.text[:30]}"

@@ -1,5 +1,208 @@
-from django.shortcuts import render
+"""HTTP pages: the lobby, a table, the seed check; and POST fallbacks for what sockets also do.
+
+Every change goes through games.services, as from the socket; a refusal becomes a message.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import engine, selectors, services
+from games.forms import TableForm
+from games.models import Hand, Move, Table
+from games.services import ServiceError
 
 
 def lobby(request):
-    return render(request, "games/lobby.html")
+    form = TableForm() if request.user.is_authenticated else None
+    return render(
+        request,
+        "games/lobby.html",
+        {"tables": selectors.lobby_tables(request.user), "form": form},
+    )
+
+
+@login_required
+@require_POST
+def table_new(request):
+    form = TableForm(request.POST)
+    if form.is_valid():
+        try:
+            table = services.table_create(manager=request.user, options=form.cleaned_data)
+        except ServiceError as e:
+            form.add_error(None, e.message)
+        else:
+            return redirect("games:table", table.pk)
+    tables = selectors.lobby_tables(request.user)
+    return render(request, "games/lobby.html", {"tables": tables, "form": form}, status=400)
+
+
+def ws_url(table_id: int) -> str:
+    return f"/ws/table/{table_id}/?lang={get_language() or 'tr'}"
+
+
+def table_detail(request, table_id):
+    table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
+    ctx = selectors.table_view(table, request.user)
+    ctx["ws_url"] = ws_url(table.pk)
+    return render(request, "games/table.html", ctx)
+
+
+def _refusal(request, table_id, error: ServiceError):
+    if request.htmx:
+        # 200 so that htmx swaps the message in (out of band) next to the table
+        html = render_to_string("games/table.html#message", {"message": error.message}, request)
+        return HttpResponse(html)
+    messages.error(request, error.message)
+    return redirect("games:table", table_id)
+
+
+def _done(request, url_name, *args):
+    """After a change: htmx pages go to ``url_name`` themselves; plain forms are redirected."""
+    url = reverse(url_name, args=args)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def _seat_index(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@login_required
+@require_POST
+def table_sit(request, table_id):
+    try:
+        services.seat_take(
+            table_id=table_id, user=request.user, index=_seat_index(request.POST.get("seat"))
+        )
+    except ServiceError as e:
+        return _refusal(request, table_id, e)
+    return _done(request, "games:table", table_id)
+
+
+@login_required
+@require_POST
+def table_leave(request, table_id):
+    try:
+        services.seat_leave(table_id=table_id, user=request.user)
+    except ServiceError as e:
+        return _refusal(request, table_id, e)
+    return _done(request, "games:lobby")
+
+
+@login_required
+@require_POST
+def table_start(request, table_id):
+    try:
+        services.table_start(table_id=table_id, user=request.user)
+    except ServiceError as e:
+        return _refusal(request, table_id, e)
+    if request.htmx:
+        return HttpResponse(status=204)  # the countdown reaches every page through its socket
+    return redirect("games:table", table_id)
+
+
+@login_required
+@require_POST
+def table_move(request, table_id):
+    """The same move as over the socket, for a plain form or an htmx POST."""
+    move = {"kind": request.POST.get("kind", "")}
+    if request.POST.get("tile"):
+        move["tile"] = request.POST["tile"]
+    try:
+        services.move_submit(
+            table_id=table_id,
+            user=request.user,
+            move=move,
+            expected_version=_seat_index(request.POST.get("version")),
+            idempotency_key=request.POST.get("key") or None,
+        )
+    except ServiceError as e:
+        return _refusal(request, table_id, e)
+    if request.htmx:
+        table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
+        ctx = selectors.table_view(table, request.user, chat=False)
+        return render(request, "games/table.html#frame", ctx)
+    return redirect("games:table", table_id)
+
+
+@login_required
+@require_GET
+def rack_arrange(request, table_id):
+    """Seri diz / Çift diz (?how=runs|pairs): the engine's grouping of the asker's own rack."""
+    how = request.GET.get("how")
+    arrange = {"runs": engine.arrange_runs, "pairs": engine.arrange_pairs}.get(how)
+    if arrange is None:
+        raise Http404
+    table = get_object_or_404(Table, pk=table_id)
+    seat = table.seats.filter(user=request.user).first()
+    hand = selectors.current_hand(table)
+    if seat is None or hand is None:
+        return JsonResponse({"error": _("You have no rack at this table.")}, status=400)
+    state = engine.hand_from_dict(hand.state)
+    groups, leftovers = arrange(state.racks[seat.index], state.okey)
+    return JsonResponse(
+        {
+            "hand": hand.pk,
+            "groups": [[engine.format_tile(t) for t in g] for g in groups],
+            "leftovers": [engine.format_tile(t) for t in leftovers],
+        }
+    )
+
+
+@require_GET
+def hand_verify(request, table_id, number):
+    """After a hand: rebuild its deal from the revealed seed and check it against everything."""
+    hand = get_object_or_404(
+        Hand.objects.select_related("game__table"), game__table_id=table_id, number=number
+    )
+    table = hand.game.table
+    ctx = {"table": table, "hand": hand, "over": hand.over}
+    if hand.over:
+        seed = bytes(hand.seed)
+        options = engine.TableOptions.from_dict(table.options)
+        moves = [m.as_engine_dict() for m in Move.objects.filter(hand=hand).order_by("seq")]
+        dealt = engine.deal(seed, options, hand.first_seat)
+        final = engine.hand_from_dict(hand.state)
+        seats = selectors.seat_rows(table)
+        ctx.update(
+            seed=seed.hex(),
+            computed=engine.commitment(seed),
+            commitment_ok=engine.commitment(seed) == hand.commitment,
+            deal_ok=engine.verify_deal(seed, hand.commitment, final, moves),
+            indicator=engine.format_tile(dealt.indicator),
+            okey=engine.format_tile(dealt.okey),
+            racks=[
+                {
+                    "name": selectors.player_name(s.user) if s.user else s.index + 1,
+                    "tiles": [engine.format_tile(t) for t in dealt.racks[s.index]],
+                }
+                for s in seats
+            ],
+            stock=[engine.format_tile(t) for t in reversed(dealt.stock)],
+            moves=[
+                {
+                    "seq": m["seq"],
+                    "name": selectors.player_name(seats[m["seat"]].user)
+                    if seats[m["seat"]].user
+                    else m["seat"] + 1,
+                    "kind": selectors.move_label(m["kind"]),
+                    "tile": m.get("tile", ""),
+                }
+                for m in (dict(d, seq=i) for i, d in enumerate(moves, start=1))
+            ],
+            table_url=reverse("games:table", args=[table.pk]),
+        )
+    return render(request, "games/verify.html", ctx)

@@ -1,0 +1,118 @@
+"""How long a move takes on the server, and how long each socket's view takes to render.
+
+Run from the repository root:
+    .venv/bin/python bench/play_bench.py [--hands 20]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/okey_bench .venv/bin/python bench/play_bench.py
+
+It creates a throwaway test database (SQLite file, or `test_<name>` on PostgreSQL), plays random
+four-player hands through games.services.move_submit, and times:
+- move_submit: one whole service call (lock, version check, engine, save, move log);
+- the frame a socket sends after each move, for the player to move next and for a spectator:
+  selectors.table_view plus the template partial (what TableConsumer.frame_render does).
+Broadcasts go to an in-memory channel layer. Timing is wall time on a shared machine: run it
+twice and read the better numbers.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))] * 1000
+
+
+def line(name, values):
+    print(
+        f"{name:<34} n={len(values):5d}  p50 {pct(values, 0.5):6.1f} ms"
+        f"  p95 {pct(values, 0.95):6.1f} ms  mean {statistics.mean(values) * 1000:6.1f} ms"
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=20)
+    args = parser.parse_args()
+
+    import django
+    from django.conf import settings
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    django.setup()
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.template.loader import render_to_string
+    from django.test.utils import setup_test_environment
+
+    from games import engine, selectors, services, tasks
+    from games.models import Hand, Table
+    from tests.games.helpers import random_move
+
+    setup_test_environment()
+    # next hands are dealt by the bench itself, not by a Celery worker
+    tasks.hand_next_task.apply_async = lambda *a, **k: None
+    tasks.game_start_task.apply_async = lambda *a, **k: None
+    name = connection.creation.create_test_db(verbosity=0, keepdb=False)
+    print(f"database: {connection.vendor} ({name})")
+    try:
+        users = [
+            get_user_model().objects.create_user(username=f"bench{i}", email=f"b{i}@example.com")
+            for i in range(4)
+        ]
+        table = services.table_create(manager=users[0], options={"hand_limit": 50})
+        for i in range(1, 4):
+            services.seat_take(table_id=table.pk, user=users[i], index=i)
+        v = services.table_start(table_id=table.pk, user=users[0])
+        services.game_start(table_id=table.pk, expected_version=v)
+        rng = random.Random(1)
+        submit, render_player, render_spectator = [], [], []
+        from django.contrib.auth.models import AnonymousUser
+
+        for _ in range(args.hands):
+            while True:
+                hand = Hand.objects.filter(game__table=table).order_by("-number").first()
+                state = engine.hand_from_dict(hand.state)
+                if state.phase == "over":
+                    break
+                version = Table.objects.get(pk=table.pk).game.version
+                t0 = time.perf_counter()
+                services.move_submit(
+                    table_id=table.pk,
+                    user=users[state.turn],
+                    move=random_move(state, rng),
+                    expected_version=version,
+                )
+                submit.append(time.perf_counter() - t0)
+                fresh = Table.objects.select_related("game").get(pk=table.pk)
+                nxt = engine.hand_from_dict(Hand.objects.get(pk=hand.pk).state).turn
+                for viewer, out in (
+                    (users[nxt], render_player),
+                    (AnonymousUser(), render_spectator),
+                ):
+                    t0 = time.perf_counter()
+                    ctx = selectors.table_view(fresh, viewer)
+                    render_to_string("games/table.html#frame", ctx)
+                    out.append(time.perf_counter() - t0)
+            game = Table.objects.get(pk=table.pk).game
+            services.hand_next(table_id=table.pk, expected_version=game.version)
+        line("move_submit", submit)
+        line("frame render, player to move", render_player)
+        line("frame render, spectator", render_spectator)
+    finally:
+        connection.creation.destroy_test_db(name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""Tell sockets that something changed, after commit, without ever saying what.
+
+A group message carries only the table's new version ("notify, then pull"): each socket then
+renders its own viewer's view from the database, so no rack, stock or seed crosses the channel
+layer. A failed send is logged and swallowed: the move is committed, and every page heals itself
+at its next sync.
+"""
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def table_group(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # the channel layer is down: pages resync on their own
+        logger.exception("broadcast to %s failed", group)
+
+
+def table_changed(table_id: int, version: int) -> None:
+    _send(table_group(table_id), {"type": "table.changed", "version": version})
+
+
+def chat_changed(table_id: int) -> None:
+    _send(table_group(table_id), {"type": "chat.changed"})
+
+
+def lobby_changed() -> None:
+    _send(LOBBY_GROUP, {"type": "lobby.changed"})

@@ -1,0 +1,223 @@
+"""WebSockets: a thin adapter from socket messages to services, and back as HTML fragments.
+
+Client -> server, JSON: {"action": "move", "kind": "discard", "tile": "R7", "version": 12,
+"key": "<uuid>"}, {"action": "sync", "version": 12}, {"action": "chat", "text": "..."} (htmx's
+ws-send adds "HEADERS", which is ignored).
+
+Server -> client: HTML whose top-level elements carry ids and hx-swap-oob, which the htmx ws
+extension swaps in; every frame starts with #table-version carrying the table's version. Group
+messages say only which version the table reached; each socket renders its own viewer's view from
+the database (notify, then pull), so no rack tile ever crosses the channel layer. Services run
+whole inside database_sync_to_async: no transaction spans an await.
+"""
+
+import json
+import time
+from collections import deque
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from games import broadcast, selectors, services
+from games.models import Game, Table
+from games.services import ServiceError
+
+MAX_MESSAGE_CHARS = 2000
+FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the socket
+FLOOD_WINDOW = 1.0
+CLOSE_FLOOD = 4008  # policy violation, in the application's range: the client does not retry
+CLOSE_NO_TABLE = 4404
+
+
+def scope_language(scope) -> str:
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    lang = (query.get("lang") or [""])[0]
+    return lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+class FloodGuard:
+    def __init__(self, limit=FLOOD_LIMIT, window=FLOOD_WINDOW):
+        self.limit, self.window, self.times = limit, window, deque()
+
+    def hit(self) -> bool:
+        """Count one message; True when the socket is sending too many."""
+        now = time.monotonic()
+        self.times.append(now)
+        while self.times and self.times[0] < now - self.window:
+            self.times.popleft()
+        return len(self.times) > self.limit
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.lang = scope_language(self.scope)
+        self.sent_version = 0
+        self.flood = FloodGuard()
+        self.group = broadcast.table_group(self.table_id)
+        # join before rendering, so that no change can fall between the render and the join
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        frame = await database_sync_to_async(self.frame_render)(chat=True)
+        if frame is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        await self.accept()
+        await self.frame_send(frame)
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    # --- from the group ------------------------------------------------------------------
+
+    async def table_changed(self, event):
+        if event.get("version", 0) <= self.sent_version:
+            return  # this socket already shows that version or a later one
+        await self.frame_send(await database_sync_to_async(self.frame_render)())
+
+    async def chat_changed(self, event):
+        await self.frame_send(
+            await database_sync_to_async(self.frame_render)(board=False, chat=True)
+        )
+
+    # --- from the client -----------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.flood.hit():
+            await self.close(code=CLOSE_FLOOD)
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_CHARS:
+            await self.refuse(_("That message is too long."))
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            content = None
+        if not isinstance(content, dict):
+            await self.refuse(_("That message is not understood."))
+            return
+        handler = {"move": self.on_move, "sync": self.on_sync, "chat": self.on_chat}.get(
+            content.get("action")
+        )
+        if handler is None:
+            await self.refuse(_("That message is not understood."))
+            return
+        await handler(content)
+
+    async def on_move(self, content):
+        move = {"kind": content.get("kind")}
+        if content.get("tile") not in (None, ""):
+            move["tile"] = content.get("tile")
+        version = content.get("version")
+        if isinstance(version, str) and version.isdigit():
+            version = int(version)
+        if isinstance(version, bool) or not isinstance(version, int):
+            await self.refuse(_("That move does not say which version of the table it was for."))
+            return
+        key = content.get("key")
+        try:
+            await database_sync_to_async(services.move_submit)(
+                table_id=self.table_id,
+                user=self.user,
+                move=move,
+                expected_version=version,
+                idempotency_key=key if isinstance(key, str) else None,
+            )
+        except ServiceError as e:
+            # a stale mover gets the table as it is now along with the message
+            await self.refuse(e.message, board=e.code == "stale")
+            return
+        # Answer the mover at once; the group message for this version is then skipped.
+        await self.frame_send(await database_sync_to_async(self.frame_render)(message=""))
+
+    async def on_sync(self, content):
+        version = content.get("version")
+        if isinstance(version, int) and version == await self.version_current():
+            return
+        await self.frame_send(await database_sync_to_async(self.frame_render)(chat=True))
+
+    async def on_chat(self, content):
+        try:
+            await database_sync_to_async(services.chat_post)(
+                table_id=self.table_id, user=self.user, text=content.get("text")
+            )
+        except ServiceError as e:
+            await self.refuse(e.message)
+
+    # --- rendering -------------------------------------------------------------------------
+
+    async def refuse(self, message, board=False):
+        await self.frame_send(
+            await database_sync_to_async(self.frame_render)(message=message, board=board)
+        )
+
+    @database_sync_to_async
+    def version_current(self):
+        return Game.objects.filter(table_id=self.table_id).values_list("version", flat=True).first()
+
+    def frame_render(self, *, board=True, chat=False, message=None):
+        """(version, html) of this socket's viewer, or None if the table is gone."""
+        with translation.override(self.lang):
+            table = Table.objects.select_related("game").filter(pk=self.table_id).first()
+            if table is None:
+                return None
+            version = table.game.version
+            parts = []
+            if board:
+                ctx = selectors.table_view(table, self.user, chat=chat)
+                parts.append(render_to_string("games/table.html#frame", ctx))
+                version = ctx["version"]
+            if chat:
+                # The chat log carries the table's version too: a page that sees a newer one
+                # there than on its board has missed a change, and asks for the whole view.
+                chat_items = selectors.chat_view(table, self.user)
+                parts.append(
+                    render_to_string(
+                        "games/table.html#chat", {"chat": chat_items, "version": version}
+                    )
+                )
+            if message is not None:
+                parts.append(render_to_string("games/table.html#message", {"message": message}))
+            return version, "".join(parts)
+
+    async def frame_send(self, frame):
+        if frame is None:
+            return
+        version, html = frame
+        self.sent_version = max(self.sent_version, version)
+        await self.send(text_data=html)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.lang = scope_language(self.scope)
+        self.user = self.scope.get("user")
+        self.flood = FloodGuard()
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(self.tables_render)())
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # the lobby socket only listens; a client that talks too much is closed
+        if self.flood.hit():
+            await self.close(code=CLOSE_FLOOD)
+
+    async def lobby_changed(self, event):
+        await self.send(text_data=await database_sync_to_async(self.tables_render)())
+
+    def tables_render(self) -> str:
+        with translation.override(self.lang):
+            return render_to_string(
+                "games/lobby.html#tables",
+                {"tables": selectors.lobby_tables(self.user), "user": self.user},
+            )

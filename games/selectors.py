@@ -1,0 +1,304 @@
+"""The read side: what one viewer may see of a table, ready for templates.
+
+Everything a player sees of a hand comes from ``engine.hand_view(state, seat)``, which holds only
+that seat's rack; a spectator gets ``hand_view(state, None)``. The seed is added only once its
+hand is over. Nothing here writes.
+"""
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine
+from games.models import ChatMessage, Hand, Seat, Table
+
+CHAT_SHOWN = 40
+
+# Where each seat sits on the viewer's screen, counting from the viewer (offset 0) in turn
+# order: the next player is on the right, the previous one (whose pile we take) on the left.
+POSITIONS = {
+    2: ("bottom", "top"),
+    3: ("bottom", "right", "left"),
+    4: ("bottom", "right", "top", "left"),
+}
+# A player discards to their own right; seen from the viewer that is this corner.
+PILE_CORNER = {"bottom": "br", "right": "tr", "top": "tl", "left": "bl"}
+
+
+def epoch_ms(dt) -> int | None:
+    return None if dt is None else int(dt.timestamp() * 1000)
+
+
+def player_name(user) -> str:
+    if user is None:
+        return ""
+    profile = getattr(user, "profile", None)
+    name = getattr(profile, "display_name", "") if profile is not None else ""
+    return name or user.get_username().split("@")[0]
+
+
+def finish_label(kind: str | None) -> str:
+    return {
+        "normal": _("normal finish"),
+        "okey": _("finished with the okey"),
+        "pairs": _("finished with pairs"),
+        "pairs+okey": _("finished with pairs and the okey"),
+    }.get(kind or "", "")
+
+
+def move_label(kind: str) -> str:
+    return {
+        "draw": _("drew from the stock"),
+        "take": _("took the left discard"),
+        "discard": _("discarded"),
+        "finish": _("finished with"),
+        "show": _("showed the indicator"),
+        "pairs": _("declared pairs"),
+        "take_indicator": _("took the indicator"),
+    }.get(kind, kind)
+
+
+def mode_label(mode: str) -> str:
+    return _("Eşli Okey (partners)") if mode == "esli" else _("Düz Okey")
+
+
+def seat_rows(table: Table) -> list[Seat]:
+    return list(table.seats.select_related("user", "user__profile").order_by("index"))
+
+
+def current_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(game__table=table).order_by("-number").first()
+
+
+def table_view(table: Table, user, *, chat: bool = True) -> dict:
+    """Everything the table page shows to ``user`` (a player, a spectator or anonymous)."""
+    game = table.game
+    seats = seat_rows(table)
+    me = next(
+        (
+            s.index
+            for s in seats
+            if user is not None and user.is_authenticated and s.user_id == user.pk
+        ),
+        None,
+    )
+    hand = current_hand(table)
+    state = engine.hand_from_dict(hand.state) if hand is not None else None
+    view = engine.hand_view(state, me) if state is not None else None
+    gstate = engine.game_from_dict(game.state) if game.state else None
+    opts = table.options
+    ctx = {
+        "table": table,
+        "options": opts,
+        "mode_label": mode_label(table.mode),
+        "version": game.version,
+        "server_now": epoch_ms(timezone.now()),
+        "me": me,
+        "spectator": me is None,
+        "signed_in": bool(user is not None and user.is_authenticated),
+        "is_manager": bool(
+            user is not None and user.is_authenticated and user.pk == table.manager_id
+        ),
+        "status": table.status,
+        "start_at": epoch_ms(table.start_at) if table.status == Table.Status.STARTING else None,
+        "can_start": table.status == Table.Status.OPEN
+        and all(s.user_id or s.is_bot for s in seats),
+        "hand": None,
+        "rack": None,
+        "can": [],
+        "result": None,
+        "game_result": None,
+        "hands_played": gstate.hands_played if gstate else 0,
+    }
+    ctx["seats"] = _seats(seats, me, view, gstate, table)
+    if view is not None:
+        ctx["hand"] = _hand(table, hand, view, opts)
+        ctx["rack"] = view["rack"]
+        ctx["can"] = view["can"]
+        if hand.over:
+            ctx["result"] = _result(table, hand, view, ctx["seats"], gstate)
+    if game.results:
+        ctx["game_result"] = _game_result(game.results, ctx["seats"])
+    if chat:
+        ctx["chat"] = chat_view(table, user)
+    return ctx
+
+
+def _seats(seats, me, view, gstate, table) -> list[dict]:
+    n = len(seats)
+    origin = me if me is not None else 0
+    out = []
+    for s in seats:
+        position = POSITIONS[n][(s.index - origin) % n]
+        row = {
+            "index": s.index,
+            "number": s.index + 1,
+            "name": player_name(s.user) if s.user else (_("Bot") if s.is_bot else ""),
+            "empty": s.user_id is None and not s.is_bot,
+            "is_bot": s.is_bot,
+            "away": s.away,
+            "is_you": s.index == me,
+            "is_manager": s.user_id is not None and s.user_id == table.manager_id,
+            "position": position,
+            "pile_corner": PILE_CORNER[position],
+            "count": gstate.counts[s.index] if gstate else None,
+            "is_turn": False,
+            "rack_size": None,
+            "pile": [],
+            "pile_size": 0,
+            "takeable": False,
+            "declared_pairs": False,
+            "showed": False,
+        }
+        if view is not None:
+            over = view["phase"] == "over"
+            left_of_turn = (view["turn"] - 1) % n
+            row.update(
+                is_turn=not over and view["turn"] == s.index,
+                rack_size=view["rack_sizes"][s.index],
+                pile=view["discards"][s.index],
+                pile_size=view["discard_sizes"][s.index],
+                # the pile the viewer may take from now (the engine says when)
+                takeable="take" in view["can"] and s.index == left_of_turn,
+                declared_pairs=s.index in view["pairs_declared"],
+                showed=view["shown_by"] == s.index,
+            )
+        out.append(row)
+    return out
+
+
+def _hand(table: Table, hand: Hand, view: dict, opts: dict) -> dict:
+    deadline = None
+    if view["phase"] != "over" and hand.turn_started is not None:
+        deadline = epoch_ms(hand.turn_started) + int(opts.get("turn_seconds", 30)) * 1000
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        "previous_url": (
+            reverse("games:verify", args=[table.pk, hand.number - 1])
+            if hand.number > 1
+            else None
+        ),
+        "commitment": hand.commitment,
+        "indicator": view["indicator"],
+        "okey": view["okey"],
+        "indicator_taken": view["indicator_taken_by"] is not None,
+        "stock_size": view["stock_size"],
+        "phase": view["phase"],
+        "turn": view["turn"],
+        "deadline": deadline,
+        "histories_public": view["histories_public"],
+        "drawn": view["drawn"],
+        "over": hand.over,
+    }
+
+
+def _result(table, hand: Hand, view: dict, seats: list[dict], gstate) -> dict:
+    res = view["result"]
+    racks = view["racks"] or []
+    rows = []
+    for s in seats:
+        i = s["index"]
+        rows.append(
+            {
+                "name": s["name"],
+                "number": s["number"],
+                "is_you": s["is_you"],
+                "rack": racks[i] if i < len(racks) else [],
+                "delta": res["deltas"][i] if res["deltas"] else 0,
+                "count": s["count"],
+                "finisher": res["finisher"] == i,
+                "showed": res["shower"] == i,
+            }
+        )
+    next_at = None
+    if gstate is not None and not gstate.over and hand.ended is not None:
+        from games.services.hands import NEXT_HAND_AFTER_VOID_SECONDS, NEXT_HAND_SECONDS
+
+        pause = NEXT_HAND_AFTER_VOID_SECONDS if res["void"] else NEXT_HAND_SECONDS
+        next_at = epoch_ms(hand.ended) + pause * 1000
+    return {
+        "void": res["void"],
+        "finisher": seats[res["finisher"]]["name"] if res["finisher"] is not None else None,
+        "kind": res["kind"],
+        "kind_label": finish_label(res["kind"]),
+        "value": res["value"],
+        "shower": seats[res["shower"]]["name"] if res["shower"] is not None else None,
+        "groups": res["groups"],
+        "tile": res["tile"],
+        "rows": rows,
+        "seed": bytes(hand.seed).hex(),  # the hand is over: the seed may be revealed
+        "commitment": hand.commitment,
+        "verify_url": reverse("games:verify", args=[table.pk, hand.number]),
+        "next_at": next_at,
+    }
+
+
+def _game_result(results: dict, seats: list[dict]) -> dict:
+    rows = [
+        {
+            "place": results["places"][s["index"]],
+            "name": s["name"],
+            "is_you": s["is_you"],
+            "count": results["counts"][s["index"]],
+            "points": results["points"][s["index"]],
+            "team": s["index"] % 2 + 1,
+        }
+        for s in seats
+    ]
+    rows.sort(key=lambda r: (r["place"], r["count"]))
+    return {"rows": rows, "hands": results["hands"], "teams": results.get("teams")}
+
+
+def chat_view(table: Table, user) -> list[dict]:
+    messages = list(
+        ChatMessage.objects.filter(table=table)
+        .select_related("user", "user__profile")
+        .order_by("-created", "-id")[:CHAT_SHOWN]
+    )
+    uid = user.pk if user is not None and user.is_authenticated else None
+    return [
+        {"name": player_name(m.user), "text": m.text, "time": m.created, "is_you": m.user_id == uid}
+        for m in reversed(messages)
+    ]
+
+
+def lobby_tables(user) -> list[dict]:
+    """Tables people can join or watch: public ones that are not over, newest first."""
+    tables = (
+        Table.objects.filter(
+            status__in=[Table.Status.OPEN, Table.Status.STARTING, Table.Status.PLAYING],
+            options__private=False,
+        )
+        .select_related("manager")
+        .prefetch_related("seats__user__profile")
+        .order_by("-created")[:100]
+    )
+    uid = user.pk if user is not None and user.is_authenticated else None
+    out = []
+    for t in tables:
+        seats = sorted(t.seats.all(), key=lambda s: s.index)
+        out.append(
+            {
+                "table": t,
+                "id": t.pk,
+                "mode_label": mode_label(t.mode),
+                "options": t.options,
+                "status": t.status,
+                "status_label": t.get_status_display(),
+                "taken": sum(1 for s in seats if s.user_id or s.is_bot),
+                "seats": [
+                    {
+                        "index": s.index,
+                        "number": s.index + 1,
+                        "name": player_name(s.user) if s.user else "",
+                        "free": s.user_id is None and not s.is_bot,
+                        "is_you": s.user_id is not None and s.user_id == uid,
+                    }
+                    for s in seats
+                ],
+                "seated": any(s.user_id == uid for s in seats if uid),
+                "open": t.status == Table.Status.OPEN,
+            }
+        )
+    return out

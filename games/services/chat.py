@@ -1,0 +1,43 @@
+"""Table chat: short, rate-limited messages, stored as typed and escaped when rendered."""
+
+from datetime import timedelta
+from functools import partial
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import broadcast
+from games.models import ChatMessage, Table
+
+from .errors import ServiceError
+
+CHAT_MAX_LENGTH = 200
+CHAT_BURST = 5  # messages per CHAT_WINDOW per user and table
+CHAT_WINDOW = timedelta(seconds=10)
+
+
+def chat_post(*, table_id, user, text) -> ChatMessage:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise ServiceError("not_signed_in", _("Sign in to chat."))
+    if not isinstance(text, str):
+        raise ServiceError("malformed", _("That message is not text."))
+    text = " ".join(text.split())  # one line: no newlines or runs of spaces
+    if not text:
+        raise ServiceError("chat_empty", _("Write something first."))
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ServiceError(
+            "chat_long", _("A message may be at most %(n)d characters.") % {"n": CHAT_MAX_LENGTH}
+        )
+    with transaction.atomic():
+        table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
+        if table is None:
+            raise ServiceError("no_table", _("There is no such table."))
+        recent = ChatMessage.objects.filter(
+            table=table, user=user, created__gte=timezone.now() - CHAT_WINDOW
+        ).count()
+        if recent >= CHAT_BURST:
+            raise ServiceError("chat_fast", _("You are writing too fast; wait a few seconds."))
+        message = ChatMessage.objects.create(table=table, user=user, text=text)
+        transaction.on_commit(partial(broadcast.chat_changed, table.pk))
+    return message

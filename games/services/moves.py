@@ -1,0 +1,165 @@
+"""move_submit: the one path by which every move (socket, POST, timeout, bot) changes a hand."""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from games.models import Game, Hand, Move, Seat
+
+from .errors import ServiceError, engine_error
+from .hands import NEXT_HAND_AFTER_VOID_SECONDS, NEXT_HAND_SECONDS, game_finish
+from .tables import table_bump, table_lock, version_check
+
+MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    version: int  # the table's version right after the move
+    seq: int  # the move's place in its hand's log
+    hand_number: int
+    hand_over: bool = False
+    game_over: bool = False
+    duplicate: bool = False  # a retry of an applied move: nothing was applied again
+
+
+def _malformed(detail=None) -> ServiceError:
+    return ServiceError("malformed", detail or _("That message is not a move."))
+
+
+def _move_clean(move) -> dict:
+    """The client's part of a move: its kind and, for discard and finish, the tile."""
+    if not isinstance(move, dict) or move.get("kind") not in MOVE_KINDS:
+        raise _malformed()
+    clean = {"kind": move["kind"]}
+    if move["kind"] in ("discard", "finish"):
+        tile = move.get("tile")
+        if not isinstance(tile, str) or not 1 <= len(tile) <= 3:
+            raise _malformed(_("Choose a tile for that move."))
+        clean["tile"] = tile
+    return clean
+
+
+def _key_clean(key):
+    if key is None or key == "":
+        return None
+    if not isinstance(key, str) or len(key) > 64:
+        raise _malformed(_("The move's key is not valid."))
+    return key
+
+
+def _seat_resolve(table, user, seat) -> Seat:
+    if user is not None:
+        row = None
+        if getattr(user, "is_authenticated", False):
+            row = table.seats.filter(user=user).first()
+        if row is None:
+            raise ServiceError("not_seated", _("You are not sitting at this table."))
+        if seat is not None and seat != row.index:
+            raise ServiceError("not_your_seat", _("That is not your seat."))
+        return row
+    row = None
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        row = table.seats.filter(index=seat).first()
+    if row is None:
+        raise ServiceError("no_seat", _("There is no such seat at this table."))
+    return row
+
+
+def _outcome_of(move: Move) -> MoveOutcome:
+    hand = move.hand
+    last = hand.over and move.seq == hand.version
+    return MoveOutcome(
+        version=move.version,
+        seq=move.seq,
+        hand_number=hand.number,
+        hand_over=last,
+        game_over=last and hand.game.status == Game.Status.OVER,
+        duplicate=True,
+    )
+
+
+def move_submit(
+    *, table_id, user=None, seat=None, move, expected_version, idempotency_key=None, auto=False
+) -> MoveOutcome:
+    """Apply one move at most once.
+
+    ``user`` is the mover for a person; server-side callers (timeouts, bots) pass ``seat`` and
+    no user. ``expected_version`` is the table version the mover saw (None: do not check).
+    Raises ServiceError, with nothing changed, for any move that is refused.
+    """
+    clean = _move_clean(move)
+    key = _key_clean(idempotency_key)
+    with transaction.atomic():
+        game, table = table_lock(table_id)
+        if key is not None:
+            done = (
+                Move.objects.select_related("hand__game")
+                .filter(hand__game=game, idempotency_key=key)
+                .first()
+            )
+            if done is not None:
+                return _outcome_of(done)
+        row = _seat_resolve(table, user, seat)
+        hand = (
+            game.hands.order_by("-number").first() if game.status == Game.Status.PLAYING else None
+        )
+        if hand is None or hand.over:
+            raise ServiceError("no_hand", _("There is no hand being played at this table."))
+        version_check(game, expected_version)
+        state = engine.hand_from_dict(hand.state)
+        try:
+            new = engine.hand_apply(state, engine.move_from_dict({**clean, "seat": row.index}))
+        except engine.IllegalMove as e:
+            raise engine_error(e) from None
+        now = timezone.now()
+        hand.state = engine.hand_to_dict(new)
+        hand.version += 1
+        if new.turn != state.turn or new.phase == "over":
+            hand.turn_started = now
+        outcome = _hand_end(game, table, hand, new, now) if new.phase == "over" else {}
+        hand.save()
+        version = table_bump(game, lobby=outcome.get("game_over", False))
+        Move.objects.create(
+            hand=hand,
+            seq=hand.version,
+            seat=row.index,
+            kind=clean["kind"],
+            tile=clean.get("tile", "").upper(),
+            user=user if user is not None else None,
+            auto=auto,
+            version=version,
+            idempotency_key=key,
+        )
+        if not auto and (row.away or row.timeouts_in_row):
+            row.away, row.timeouts_in_row = False, 0
+            row.save(update_fields=["away", "timeouts_in_row"])
+        if outcome.get("next_in") is not None:
+            from games.tasks import hand_next_task
+
+            hand_next_task.apply_async_on_commit(
+                args=(table.pk, version), countdown=outcome["next_in"]
+            )
+        return MoveOutcome(
+            version=version,
+            seq=hand.version,
+            hand_number=hand.number,
+            hand_over=new.phase == "over",
+            game_over=outcome.get("game_over", False),
+        )
+
+
+def _hand_end(game: Game, table, hand: Hand, new, now) -> dict:
+    """Apply a finished or void hand to the game; the game ends or the next deal is scheduled."""
+    hand.over, hand.ended = True, now
+    hand.result = engine.hand_to_dict(new)["result"]
+    state = engine.game_apply_hand(engine.game_from_dict(game.state), new.result)
+    game.state = engine.game_to_dict(state)
+    if state.over:
+        game_finish(game, table, state)
+        return {"game_over": True}
+    pause = NEXT_HAND_AFTER_VOID_SECONDS if new.result.void else NEXT_HAND_SECONDS
+    return {"next_in": pause}

@@ -1,0 +1,129 @@
+"""Creating a table, sitting down, leaving, and the manager's Start with its countdown."""
+
+from datetime import timedelta
+from functools import partial
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import broadcast
+from games.engine import OptionError, TableOptions
+from games.models import Game, Seat, Table
+
+from .errors import ServiceError
+
+START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
+
+
+def _signed_in(user) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False)
+
+
+def table_lock(table_id) -> tuple[Game, Table]:
+    """Lock the table's Game row, always first, and return it with its table."""
+    try:
+        game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("no_table", _("There is no such table.")) from None
+    return game, game.table
+
+
+def version_check(game: Game, expected_version) -> None:
+    if expected_version is not None and expected_version != game.version:
+        raise ServiceError(
+            "stale",
+            _("The table has changed since you last saw it; here it is again."),
+        )
+
+
+def table_bump(game: Game, *, lobby: bool = False) -> int:
+    """Count one visible change and broadcast it once the transaction commits."""
+    game.version += 1
+    game.save(update_fields=["version", "state", "status", "started", "ended", "results"])
+    transaction.on_commit(partial(broadcast.table_changed, game.table_id, game.version))
+    if lobby:
+        transaction.on_commit(broadcast.lobby_changed)
+    return game.version
+
+
+def table_create(*, manager, options: dict, sit: bool = True) -> Table:
+    if not _signed_in(manager):
+        raise ServiceError("not_signed_in", _("Sign in to create a table."))
+    try:
+        opts = TableOptions.validated(**options)
+    except (OptionError, TypeError) as e:
+        raise ServiceError("bad_options", str(e)) from None
+    with transaction.atomic():
+        table = Table.objects.create(manager=manager, options=opts.to_dict())
+        Game.objects.create(table=table)
+        Seat.objects.bulk_create(
+            Seat(table=table, index=i, user=manager if (sit and i == 0) else None)
+            for i in range(opts.seats)
+        )
+        transaction.on_commit(broadcast.lobby_changed)
+    return table
+
+
+def seat_take(*, table_id, user, index, expected_version=None) -> int:
+    """Sit ``user`` at seat ``index`` (0-based); moves them if they sat elsewhere at this table."""
+    if not _signed_in(user):
+        raise ServiceError("not_signed_in", _("Sign in to take a seat."))
+    with transaction.atomic():
+        game, table = table_lock(table_id)
+        version_check(game, expected_version)
+        if table.status != Table.Status.OPEN:
+            raise ServiceError("not_open", _("This table is no longer taking players."))
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise ServiceError("no_seat", _("There is no such seat at this table."))
+        seat = table.seats.filter(index=index).first()
+        if seat is None:
+            raise ServiceError("no_seat", _("There is no such seat at this table."))
+        if seat.user_id == user.pk:
+            return game.version
+        if seat.user_id is not None or seat.is_bot:
+            raise ServiceError("seat_taken", _("That seat is taken."))
+        table.seats.filter(user=user).update(user=None)
+        seat.user = user
+        seat.save(update_fields=["user"])
+        return table_bump(game, lobby=True)
+
+
+def seat_leave(*, table_id, user) -> int:
+    """Stand up before the game starts; leaving during the countdown stops the countdown."""
+    with transaction.atomic():
+        game, table = table_lock(table_id)
+        seat = table.seats.filter(user=user).first() if _signed_in(user) else None
+        if seat is None:
+            raise ServiceError("not_seated", _("You are not sitting at this table."))
+        if table.status not in (Table.Status.OPEN, Table.Status.STARTING):
+            raise ServiceError("game_on", _("The game is on: you cannot leave your seat now."))
+        seat.user = None
+        seat.save(update_fields=["user"])
+        if table.status == Table.Status.STARTING:
+            table.status, table.start_at = Table.Status.OPEN, None
+        if not table.seats.filter(user__isnull=False).exists():
+            table.status = Table.Status.CLOSED
+        table.save(update_fields=["status", "start_at"])
+        return table_bump(game, lobby=True)
+
+
+def table_start(*, table_id, user, expected_version=None) -> int:
+    """The manager's Start: the deal follows START_SECONDS later, through games.tasks."""
+    from games.tasks import game_start_task
+
+    with transaction.atomic():
+        game, table = table_lock(table_id)
+        version_check(game, expected_version)
+        if not _signed_in(user) or user.pk != table.manager_id:
+            raise ServiceError("not_manager", _("Only the table manager can start the game."))
+        if table.status != Table.Status.OPEN:
+            raise ServiceError("not_open", _("This game has already started."))
+        if table.seats.filter(user__isnull=True, is_bot=False).exists():
+            raise ServiceError("seats_empty", _("Every seat must be taken before the start."))
+        table.status = Table.Status.STARTING
+        table.start_at = timezone.now() + timedelta(seconds=START_SECONDS)
+        table.save(update_fields=["status", "start_at"])
+        version = table_bump(game, lobby=True)
+        game_start_task.apply_async_on_commit(args=(table.pk, version), countdown=START_SECONDS)
+        return version

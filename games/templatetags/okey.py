@@ -1,0 +1,88 @@
+"""Tiles as HTML: a number and its colour, plus a shape per colour for colour-blind players.
+
+red ●, yellow ▲, blue ■, black ◆; the okey carries a gold star badge; a fake joker (sahte okey)
+shows a clover and the face it stands for. Every tile has a spoken label (aria-label).
+"""
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+
+from games.engine import parse_tile
+
+register = template.Library()
+
+SHAPES = {"R": "●", "Y": "▲", "B": "■", "K": "◆"}
+CLASSES = {"R": "t-red", "Y": "t-yellow", "B": "t-blue", "K": "t-black"}
+
+
+def colour_name(letter: str) -> str:
+    return {"R": _("red"), "Y": _("yellow"), "B": _("blue"), "K": _("black")}[letter]
+
+
+def tile_label(code: str, okey: str | None = None) -> str:
+    if code == "F":
+        if okey:
+            return _("fake joker (stands for %(tile)s)") % {"tile": tile_label(okey)}
+        return _("fake joker")
+    text = f"{colour_name(code[0])} {code[1:]}"
+    if okey and code == okey:
+        text = _("%(tile)s, the okey") % {"tile": text}
+    return text
+
+
+@register.simple_tag
+def tile(code, okey=None, extra=""):
+    """One face-up tile; ``okey`` (a code) marks the okey and explains the fake joker."""
+    code = str(code).upper()
+    parse_tile(code)  # a bad code is a bug in the caller: fail loudly
+    label = tile_label(code, okey)
+    if code == "F":
+        stands = ""
+        if okey:
+            stands = format_html(
+                '<small class="tile-for {}">{}</small>', CLASSES[okey[0]], okey[1:]
+            )
+        return format_html(
+            '<span class="tile t-fake {}" data-tile="F" role="img" aria-label="{}" title="{}">'
+            '<b class="tile-n" aria-hidden="true">✤</b>{}</span>',
+            extra,
+            label,
+            label,
+            stands,
+        )
+    classes = CLASSES[code[0]] + (" is-okey" if okey and code == okey else "")
+    return format_html(
+        '<span class="tile {} {}" data-tile="{}" role="img" aria-label="{}" title="{}">'
+        '<b class="tile-n" aria-hidden="true">{}</b><i class="tile-s" aria-hidden="true">{}</i>'
+        "</span>",
+        classes,
+        extra,
+        code,
+        label,
+        label,
+        code[1:],
+        SHAPES[code[0]],
+    )
+
+
+@register.simple_tag
+def tiles(codes, okey=None, extra=""):
+    return format_html_join("", "{}", ((tile(c, okey, extra),) for c in codes))
+
+
+@register.simple_tag
+def tile_back(extra=""):
+    return format_html(
+        '<span class="tile t-back {}" role="img" aria-label="{}"></span>', extra, _("a tile")
+    )
+
+
+@register.filter
+def signed(value):
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return value
+    text = f"{v:+g}"
+    return text.replace("-", "−")

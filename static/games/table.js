@@ -1,0 +1,528 @@
+// The table page: the rack (ıstaka) the player arranges, moves sent over the page's one
+// WebSocket (opened by the htmx ws extension), countdowns, and healing after a lost message.
+//
+// The server owns the game: every frame it sends is the viewer's whole view (board, own tiles,
+// version) and htmx swaps it in. This script owns only the arrangement of the player's own tiles
+// in the 2 x 15 slots, saved in localStorage per hand so that a reload keeps it.
+(function () {
+  "use strict";
+
+  var page = document.getElementById("table-page");
+  if (!page) return;
+
+  var SLOTS = 30;
+  var HEARTBEAT_MS = 15000;
+  var MESSAGE_MS = 6000;
+  var rack = document.getElementById("rack");
+  var slots = rack ? Array.prototype.slice.call(rack.querySelectorAll(".slot")) : [];
+  var socket = null; // the ws extension's socket wrapper
+  var lastVersion = 0;
+  var skew = 0; // server clock minus ours, in ms
+  var handId = null;
+  var selectedSlot = null;
+  var pendingSlot = null; // where the next drawn tile goes (the slot it was dragged to)
+  var dragging = false;
+  var missed = false; // a frame arrived during a drag and was skipped
+  var messageTimer = null;
+
+  // ---- sending ---------------------------------------------------------------------------
+
+  function uuid() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  }
+
+  function send(message) {
+    if (!socket) return;
+    socket.send(JSON.stringify(message));
+  }
+
+  function sendMove(kind, tile) {
+    var message = { action: "move", kind: kind, version: lastVersion, key: uuid() };
+    if (tile) message.tile = tile;
+    send(message);
+  }
+
+  function sync() {
+    send({ action: "sync", version: lastVersion });
+  }
+
+  // ---- the rack ----------------------------------------------------------------------------
+
+  function rackData() {
+    return document.getElementById("rack-data");
+  }
+
+  function codeOf(slot) {
+    var tile = slot.querySelector(".tile");
+    return tile ? tile.getAttribute("data-tile") : null;
+  }
+
+  function layoutNow() {
+    return slots.map(codeOf);
+  }
+
+  function layoutKey(hand) {
+    return "okey:rack:" + hand;
+  }
+
+  function layoutSave() {
+    if (!handId) return;
+    try {
+      window.localStorage.setItem(layoutKey(handId), JSON.stringify(layoutNow()));
+    } catch (e) {
+      /* storage full or disabled: the layout just won't survive a reload */
+    }
+  }
+
+  function layoutLoad(hand) {
+    try {
+      var saved = JSON.parse(window.localStorage.getItem(layoutKey(hand)) || "null");
+      if (Array.isArray(saved) && saved.length === SLOTS) return saved;
+    } catch (e) {
+      /* a broken entry is ignored */
+    }
+    return null;
+  }
+
+  function layoutForget() {
+    // keep the layouts of the last few hands only
+    try {
+      var keys = [];
+      for (var i = 0; i < window.localStorage.length; i++) {
+        var k = window.localStorage.key(i);
+        if (k && k.indexOf("okey:rack:") === 0) keys.push(k);
+      }
+      keys.sort(function (a, b) {
+        return Number(a.slice(10)) - Number(b.slice(10));
+      });
+      keys.slice(0, Math.max(0, keys.length - 6)).forEach(function (k) {
+        window.localStorage.removeItem(k);
+      });
+    } catch (e) {
+      /* nothing to clean */
+    }
+  }
+
+  // Where a tile new to the rack goes: after the last tile of the top row, then of the bottom
+  // row, then any gap.
+  function freeSlot(layout) {
+    if (pendingSlot !== null && !layout[pendingSlot]) {
+      var p = pendingSlot;
+      pendingSlot = null;
+      return p;
+    }
+    for (var row = 0; row < 2; row++) {
+      var last = -1;
+      for (var c = 0; c < 15; c++) if (layout[row * 15 + c]) last = c;
+      if (last < 14) return row * 15 + last + 1;
+    }
+    return layout.indexOf(null);
+  }
+
+  // Lay the server's tiles out: tiles keep their slots, gone tiles leave, new ones are placed.
+  function rackReconcile(force) {
+    var data = rackData();
+    if (!rack || !data) return;
+    var hand = data.getAttribute("data-hand") || null;
+    var served = Array.prototype.slice.call(data.querySelectorAll(".tile"));
+    var current;
+    if (hand !== handId) {
+      handId = hand;
+      selectedSlot = null;
+      current = (hand && layoutLoad(hand)) || new Array(SLOTS).fill(null);
+      if (hand) layoutForget();
+    } else {
+      current = force || layoutNow();
+      if (!force) {
+        var have = current.filter(Boolean).sort().join(" ");
+        var want = served.map(function (t) { return t.getAttribute("data-tile"); }).sort().join(" ");
+        if (have === want) {
+          rackButtons();
+          return; // same tiles: leave the player's arrangement (and any focus) alone
+        }
+      }
+    }
+    var pool = {};
+    served.forEach(function (el) {
+      var code = el.getAttribute("data-tile");
+      (pool[code] = pool[code] || []).push(el);
+    });
+    var next = new Array(SLOTS).fill(null);
+    current.forEach(function (code, i) {
+      if (code && pool[code] && pool[code].length) next[i] = pool[code].shift();
+    });
+    served.forEach(function (el) {
+      var code = el.getAttribute("data-tile");
+      var k = pool[code] ? pool[code].indexOf(el) : -1;
+      if (k < 0) return;
+      pool[code].splice(k, 1);
+      var codes = next.map(function (t) { return t ? t.getAttribute("data-tile") : null; });
+      var i = freeSlot(codes);
+      if (i >= 0) next[i] = el;
+    });
+    var focused = slots.indexOf(document.activeElement && document.activeElement.parentNode);
+    slots.forEach(function (slot, i) {
+      slot.textContent = "";
+      if (next[i]) slot.appendChild(tileForRack(next[i]));
+    });
+    if (selectedSlot !== null && !slots[selectedSlot].firstChild) selectedSlot = null;
+    selectionShow();
+    if (focused >= 0 && slots[focused].firstChild) slots[focused].firstChild.focus();
+    pendingSlot = null;
+    layoutSave();
+    rackButtons();
+  }
+
+  function tileForRack(source) {
+    var tile = source.cloneNode(true);
+    tile.tabIndex = 0;
+    tile.setAttribute("role", "button");
+    return tile;
+  }
+
+  function layoutApply(codes) {
+    rackReconcile(codes);
+  }
+
+  // Seri diz / Çift diz: groups from the server, one gap between groups, row by row.
+  function arrange(how) {
+    var url = page.getAttribute("data-arrange-url") + "?how=" + encodeURIComponent(how);
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (data) {
+        if (!data.groups) return;
+        var items = data.groups.slice();
+        if (data.leftovers && data.leftovers.length) items.push(data.leftovers);
+        layoutApply(groupsToLayout(items, true) || groupsToLayout(items, false));
+      });
+  }
+
+  function groupsToLayout(groups, gaps) {
+    var layout = new Array(SLOTS).fill(null);
+    var row = 0;
+    var col = 0;
+    for (var g = 0; g < groups.length; g++) {
+      var group = groups[g];
+      for (var t = 0; t < group.length; t++) {
+        if (col >= 15 || (t === 0 && gaps && col > 0 && col + group.length > 15)) {
+          row += 1;
+          col = 0;
+        }
+        if (row > 1) return null;
+        layout[row * 15 + col] = group[t];
+        col += 1;
+      }
+      if (gaps && col > 0 && col < 15) col += 1;
+    }
+    return layout;
+  }
+
+  // ---- selection and keyboard ---------------------------------------------------------------
+
+  function selectionShow() {
+    slots.forEach(function (slot, i) {
+      var tile = slot.firstChild;
+      if (tile) tile.classList.toggle("is-selected", i === selectedSlot);
+      if (tile) tile.setAttribute("aria-pressed", i === selectedSlot ? "true" : "false");
+    });
+    rackButtons();
+  }
+
+  function canDo(kind) {
+    var data = rackData();
+    return !!data && (" " + data.getAttribute("data-can") + " ").indexOf(" " + kind + " ") >= 0;
+  }
+
+  function rackButtons() {
+    var tileChosen = selectedSlot !== null && !!slots[selectedSlot].firstChild;
+    page.querySelectorAll("[data-act]").forEach(function (button) {
+      button.disabled = !(tileChosen && canDo("discard"));
+    });
+  }
+
+  function selectedCode() {
+    return selectedSlot === null ? null : codeOf(slots[selectedSlot]);
+  }
+
+  function slotSwap(a, b) {
+    if (a === b || a < 0 || b < 0 || a >= SLOTS || b >= SLOTS) return;
+    var ta = slots[a].firstChild;
+    var tb = slots[b].firstChild;
+    if (ta) slots[b].appendChild(ta);
+    if (tb) slots[a].appendChild(tb);
+    if (selectedSlot === a) selectedSlot = b;
+    else if (selectedSlot === b) selectedSlot = a;
+    layoutSave();
+  }
+
+  function neighbour(i, key) {
+    var row = Math.floor(i / 15);
+    var col = i % 15;
+    if (key === "ArrowLeft") return col > 0 ? i - 1 : -1;
+    if (key === "ArrowRight") return col < 14 ? i + 1 : -1;
+    if (key === "ArrowUp") return row > 0 ? i - 15 : -1;
+    if (key === "ArrowDown") return row < 1 ? i + 15 : -1;
+    return -1;
+  }
+
+  function nextTile(i, key) {
+    var step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -15, ArrowDown: 15 }[key];
+    for (var j = i + step; j >= 0 && j < SLOTS; j += step) {
+      if (slots[j].firstChild) return j;
+      if (Math.abs(step) === 15) break;
+    }
+    return -1;
+  }
+
+  if (rack) {
+    rack.addEventListener("keydown", function (event) {
+      var i = slots.indexOf(event.target.parentNode);
+      if (i < 0) return;
+      var key = event.key;
+      if (key.indexOf("Arrow") === 0) {
+        event.preventDefault();
+        if (event.shiftKey) {
+          var to = neighbour(i, key);
+          if (to >= 0) {
+            slotSwap(i, to);
+            slots[to].firstChild.focus();
+          }
+        } else {
+          var j = nextTile(i, key);
+          if (j >= 0) slots[j].firstChild.focus();
+        }
+      } else if (key === "Enter" || key === " ") {
+        event.preventDefault();
+        selectedSlot = selectedSlot === i ? null : i;
+        selectionShow();
+      } else if (key === "d" || key === "D" || key === "Delete") {
+        event.preventDefault();
+        sendMove("discard", codeOf(slots[i]));
+      }
+    });
+
+    rack.addEventListener("click", function (event) {
+      var tile = event.target.closest(".tile");
+      if (!tile) return;
+      var i = slots.indexOf(tile.parentNode);
+      selectedSlot = selectedSlot === i ? null : i;
+      selectionShow();
+    });
+  }
+
+  // ---- buttons and clicks on the board ----------------------------------------------------
+
+  page.addEventListener("click", function (event) {
+    var target = event.target;
+    var move = target.closest("[data-move]");
+    if (move) {
+      sendMove(move.getAttribute("data-move"));
+      return;
+    }
+    var act = target.closest("[data-act]");
+    if (act && selectedCode()) {
+      sendMove(act.getAttribute("data-act"), selectedCode());
+      return;
+    }
+    var how = target.closest("[data-arrange]");
+    if (how) {
+      arrange(how.getAttribute("data-arrange"));
+      return;
+    }
+    if (target.closest(".stock.is-drawable")) {
+      sendMove("draw");
+      return;
+    }
+    if (target.closest(".pile.is-takeable .pile-top")) sendMove("take");
+  });
+
+  // ---- drag and drop (SortableJS) --------------------------------------------------------------
+
+  var common = {
+    forceFallback: true, // the same pointer dragging on mouse and touch
+    fallbackTolerance: 4,
+    animation: 120,
+    onStart: function () {
+      dragging = true;
+      document.body.classList.add("is-dragging");
+    },
+    onEnd: function () {
+      dragging = false;
+      document.body.classList.remove("is-dragging");
+      if (missed) {
+        missed = false;
+        send({ action: "sync" });
+      }
+    },
+  };
+
+  function options(extra) {
+    var o = {};
+    Object.keys(common).forEach(function (k) { o[k] = common[k]; });
+    Object.keys(extra).forEach(function (k) { o[k] = extra[k]; });
+    return o;
+  }
+
+  function rackSortables() {
+    if (!window.Sortable) return;
+    slots.forEach(function (slot, i) {
+      window.Sortable.create(slot, options({
+        group: { name: "okey", pull: true, put: true },
+        draggable: ".tile",
+        onAdd: function (event) {
+          var item = event.item;
+          var from = event.from;
+          if (from.classList.contains("slot")) {
+            // onto a taken slot: the tile there goes to where the dragged one came from
+            Array.prototype.slice.call(slot.children).forEach(function (c) {
+              if (c !== item) from.appendChild(c);
+            });
+            var j = slots.indexOf(from);
+            if (selectedSlot === j) selectedSlot = i;
+            else if (selectedSlot === i) selectedSlot = j;
+            selectionShow();
+            layoutSave();
+          } else {
+            item.remove();
+            pendingSlot = i;
+            sendMove(from.classList.contains("stock-source") ? "draw" : "take");
+          }
+        },
+      }));
+    });
+  }
+
+  function dropTarget(el, kind) {
+    window.Sortable.create(el, options({
+      group: {
+        name: "okey",
+        pull: false,
+        put: function (to, from) { return from.el.classList.contains("slot"); },
+      },
+      draggable: ".never-dragged",
+      onAdd: function (event) {
+        var item = event.item;
+        event.from.appendChild(item); // back to its slot until the server says otherwise
+        sendMove(kind, item.getAttribute("data-tile"));
+      },
+    }));
+  }
+
+  function boardSortables() {
+    if (!window.Sortable) return;
+    var board = document.getElementById("table-board");
+    if (!board) return;
+    var can = " " + (board.getAttribute("data-can") || "") + " ";
+    var stock = board.querySelector(".stock.is-drawable .stock-source");
+    if (stock && can.indexOf(" draw ") >= 0) {
+      window.Sortable.create(stock, options({
+        group: { name: "okey", pull: "clone", put: false },
+        sort: false,
+        draggable: ".tile",
+      }));
+    }
+    var pile = board.querySelector(".pile.is-takeable .pile-top");
+    if (pile) {
+      window.Sortable.create(pile, options({
+        group: { name: "okey", pull: "clone", put: false },
+        sort: false,
+        draggable: ".tile",
+      }));
+    }
+    board.querySelectorAll("[data-drop]").forEach(function (el) {
+      dropTarget(el, el.getAttribute("data-drop"));
+    });
+  }
+
+  // ---- frames from the server ------------------------------------------------------------------
+
+  function versionOf(html) {
+    var m = /id="table-version"[^>]*data-version="(\d+)"/.exec(html);
+    return m ? Number(m[1]) : null;
+  }
+
+  function afterFrame() {
+    var v = document.getElementById("table-version");
+    if (v) {
+      lastVersion = Math.max(lastVersion, Number(v.getAttribute("data-version")) || 0);
+      var now = Number(v.getAttribute("data-server-now"));
+      if (now) skew = now - Date.now();
+    }
+    // Every frame with the board is the whole view, so a skipped version heals by itself. A
+    // chat frame names the table's version too: newer than our board means we missed a change.
+    var chat = document.getElementById("chat-log");
+    if (chat && Number(chat.getAttribute("data-version")) > lastVersion) {
+      send({ action: "sync" });
+    }
+    rackReconcile();
+    boardSortables();
+    tick();
+    var message = document.getElementById("table-message");
+    if (message && message.textContent.trim()) {
+      window.clearTimeout(messageTimer);
+      messageTimer = window.setTimeout(function () {
+        message.textContent = "";
+        message.classList.remove("is-shown");
+      }, MESSAGE_MS);
+    }
+  }
+
+  document.body.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
+    connStatus("");
+  });
+
+  document.body.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail.event && event.detail.event.code;
+    if (!document.getElementById("table-page")) return;
+    connStatus(page.getAttribute("data-msg-reconnecting"));
+    // The extension retries by itself after an abnormal close (1006, 1011-1013); a server that
+    // shut down cleanly (1000, 1001: a restart) is retried here. 4xxx closes are deliberate.
+    if (code === 1000 || code === 1001 || code === 1005) {
+      window.setTimeout(function () {
+        if (socket) socket.reconnect();
+      }, 500 + Math.random() * 1500);
+    }
+  });
+
+  document.body.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var v = versionOf(event.detail.message);
+    if (dragging) {
+      // swapping the board now would pull the drop targets from under the pointer
+      missed = true;
+      event.preventDefault();
+      return;
+    }
+    if (v !== null && v < lastVersion) event.preventDefault(); // an older view than we show
+  });
+
+  document.body.addEventListener("htmx:wsAfterMessage", afterFrame);
+
+  function connStatus(text) {
+    var el = document.getElementById("conn-status");
+    if (el) el.textContent = text || "";
+    page.classList.toggle("is-offline", !!text);
+  }
+
+  // ---- countdowns ----------------------------------------------------------------------------
+
+  function tick() {
+    var format = page.getAttribute("data-msg-seconds") || "%s s";
+    document.querySelectorAll("[data-countdown-to]").forEach(function (el) {
+      var to = Number(el.getAttribute("data-countdown-to"));
+      var left = Math.max(0, Math.ceil((to - (Date.now() + skew)) / 1000));
+      var text = el.querySelector("[data-countdown-text]") || el;
+      text.textContent = format.replace("%s", left);
+      var total = Number(el.getAttribute("data-countdown-total"));
+      if (total) el.style.setProperty("--left", String(Math.min(1, left / total)));
+      el.classList.toggle("is-low", left <= 5);
+    });
+  }
+
+  window.setInterval(tick, 250);
+  window.setInterval(sync, HEARTBEAT_MS); // catches a notification the channel layer dropped
+
+  rackSortables();
+  afterFrame();
+})();

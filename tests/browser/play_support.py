@@ -1,0 +1,140 @@
+"""Helpers for the play tests: players, signing in, dragging, the rack, and a TCP proxy that can
+cut every connection (a dropped socket or a server restart, as the browser sees it)."""
+
+import json
+import socket
+import threading
+import time
+
+from playwright.sync_api import expect
+
+PASSWORD = "yesil-masa-okey-42"
+
+
+def players_make(django_user_model, n):
+    from allauth.account.models import EmailAddress
+
+    users = []
+    for i in range(1, n + 1):
+        user = django_user_model.objects.create_user(
+            username=f"oyuncu{i}", email=f"oyuncu{i}@example.com", password=PASSWORD
+        )
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        user.profile.display_name = f"Oyuncu {i}"
+        user.profile.save()
+        users.append(user)
+    return users
+
+
+def sign_in(browser, server, user):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(server.url + "/accounts/login/")
+    page.locator("main form.form input[name=login]").fill(user.email)
+    page.locator("main form.form input[name=password]").fill(PASSWORD)
+    page.locator("main form.form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    return page
+
+
+def drag(page, source, target, steps=12):
+    """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode)."""
+    a, b = source.bounding_box(), target.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, steps + 1):
+        page.mouse.move(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps)
+        time.sleep(0.015)
+    page.mouse.up()
+
+
+def version_of(page) -> int:
+    return int(page.locator("#table-version").get_attribute("data-version"))
+
+
+def wait_version(page, version, timeout=10_000):
+    page.wait_for_function(
+        "v => Number(document.getElementById('table-version').dataset.version) >= v",
+        arg=version,
+        timeout=timeout,
+    )
+
+
+def table_ready(page, tiles, timeout=10_000):
+    expect(page.locator("#rack .slot .tile")).to_have_count(tiles, timeout=timeout)
+
+
+def layout_of(page) -> list:
+    return json.loads(
+        page.evaluate(
+            "JSON.stringify([...document.querySelectorAll('#rack .slot')].map("
+            "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null))"
+        )
+    )
+
+
+class TcpProxy:
+    """127.0.0.1:<port> -> 127.0.0.1:<target>. drop() cuts every open connection at once."""
+
+    def __init__(self, target_port):
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.conns = []
+        self.lock = threading.Lock()
+        self.refuse_until = 0.0
+        self.running = True
+
+    def __enter__(self):
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.running = False
+        self.listener.close()
+        self._cut()
+
+    def _accept(self):
+        while self.running:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if time.monotonic() < self.refuse_until:
+                client.close()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            with self.lock:
+                self.conns += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, src, dst):
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.close()
+                except OSError:
+                    pass
+
+    def _cut(self):
+        with self.lock:
+            conns, self.conns = self.conns, []
+        for s in conns:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def drop(self, hold=0.0):
+        self.refuse_until = time.monotonic() + hold
+        self._cut()

@@ -1,0 +1,270 @@
+"""Four people play Okey in four browsers: sign in, sit, start, play a hand to its finish.
+
+The deal is fixed with OKEY_TEST_SEED_HEX (games/services/seeds.py) and the hand follows
+tests/games/plans.py, so every move is known in advance; each one is made through the page (a
+click or a drag) and every other page must show it without reloading. The Celery worker that
+deals after the 10-second countdown runs in this process (celery.contrib.testing).
+"""
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from games import engine
+from tests.games.plans import plan_hand
+
+from .play_support import (
+    drag,
+    layout_of,
+    players_make,
+    sign_in,
+    table_ready,
+    version_of,
+    wait_version,
+)
+
+pytestmark = pytest.mark.browser
+
+# Found with tests.games.plans.seed_search(300) (index 293): the planned hand ends after 19 moves
+# with seat 1 (the second player) finishing, everyone having drawn and discarded on the way.
+SEED_HEX = "183cfb439ae222d2f87025241e83f2e534f8808d04411f8c2b4279e9e84ac554"
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    from celery.contrib.testing.worker import start_worker
+
+    from okeysite.celery import app
+
+    with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+        yield
+
+
+def move_make(page, move, n):
+    """Make one planned move through the page, alternating clicks and drags."""
+    kind, tile = move["kind"], move.get("tile")
+    if kind == "draw":
+        if n % 2:
+            drag(page, page.locator(".stock-source .tile"), page.locator("#rack .slot").nth(22))
+        else:
+            page.locator(".stock.is-drawable").click()
+    elif kind == "discard":
+        rack_tile = page.locator(f'#rack .tile[data-tile="{tile}"]').first
+        if n % 2:
+            drag(page, rack_tile, page.locator(".pile.is-own"))
+        else:
+            rack_tile.click()
+            page.locator('[data-act="discard"]').click()
+    elif kind == "finish":
+        drag(
+            page, page.locator(f'#rack .tile[data-tile="{tile}"]').first, page.locator(".indicator")
+        )
+    else:
+        raise AssertionError(f"the plan has no {kind} moves")
+
+
+def test_four_players_play_a_hand_to_a_finish(
+    asgi_live_server, browser, celery_worker, settings, django_user_model
+):
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    server = asgi_live_server
+    users = players_make(django_user_model, 4)
+    pages = [sign_in(browser, server, u) for u in users]
+    for page in pages:
+        page.goto(server.url + "/")
+
+    # the manager opens a table; the others see it appear in their lobby without reloading
+    manager = pages[0]
+    manager.locator(".create-form button[type=submit]").click()
+    manager.wait_for_url("**/table/*/")
+    table_url = manager.url
+    for i, page in enumerate(pages[1:], start=1):
+        sit = page.locator(".table-item form button").first
+        expect(sit).to_be_visible()
+        sit.click()
+        page.wait_for_url(table_url)
+        expect(page.locator(f'.seat.is-you[data-seat="{i}"]')).to_be_visible()
+    # a second tab of the first player, which must stay in step with the first
+    twin = pages[0].context.new_page()
+    twin.goto(table_url)
+
+    start = manager.locator("[data-start]")
+    expect(start).to_be_enabled()
+    start.click()
+    for page in pages:
+        expect(page.locator(".start-countdown")).to_be_visible()
+    for i, page in enumerate(pages):
+        table_ready(page, 15 if i == 0 else 14, timeout=25_000)
+
+    moves, final = plan_hand(bytes.fromhex(SEED_HEX))
+    version = version_of(manager)
+    for n, move in enumerate(moves):
+        mover = pages[move["seat"]]
+        move_make(mover, move, n)
+        version += 1
+        for page in pages + [twin]:
+            wait_version(page, version)
+        if move["kind"] == "discard":
+            for page in pages:
+                top = page.locator(f'.pile[data-seat="{move["seat"]}"] .pile-top .tile')
+                expect(top).to_have_attribute("data-tile", move["tile"])
+        assert layout_of(twin) and sorted(filter(None, layout_of(twin))) == sorted(
+            filter(None, layout_of(pages[0]))
+        )
+
+    finisher = final.result.finisher
+    assert final.result.kind is not None
+    for page in pages:
+        result = page.locator(".board .result")
+        expect(result).to_be_visible()
+        expect(result).to_contain_text(users[finisher].profile.display_name)
+        expect(result.locator(".seed code")).to_have_text(SEED_HEX)
+        # every rack is shown at the end
+        assert result.locator(".result-rack").count() == 4
+    # the finisher's count went down by V, everyone else's up by V
+    v = final.result.value
+    counts = [
+        int(pages[0].locator(f'.seat[data-seat="{s}"] .seat-count').inner_text().split()[-1])
+        for s in range(4)
+    ]
+    assert counts == [20 - v if s == finisher else 20 + v for s in range(4)]
+
+    # anyone can check the revealed seed against the commitment
+    pages[1].locator(".board .result .seed a").click()
+    expect(pages[1].locator(".verdict.ok")).to_have_count(2)
+
+
+def test_a_reload_keeps_the_rack_layout(asgi_live_server, browser, settings, django_user_model):
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    server = asgi_live_server
+    users = players_make(django_user_model, 2)
+    from tests.games.conftest import game_started, table_full
+
+    table = game_started(table_full(users, seats=2))
+    page = sign_in(browser, server, users[0])
+    page.goto(f"{server.url}/table/{table.pk}/")
+    table_ready(page, 15)
+    before = layout_of(page)
+    # keyboard: the first tile goes down a row; mouse: the second tile to the far right
+    page.locator("#rack .slot").nth(0).locator(".tile").focus()
+    page.keyboard.press("Shift+ArrowDown")
+    drag(
+        page,
+        page.locator("#rack .slot").nth(1).locator(".tile"),
+        page.locator("#rack .slot").nth(29),
+    )
+    arranged = layout_of(page)
+    assert arranged != before and arranged[15] == before[0] and arranged[29] == before[1]
+    page.reload()
+    table_ready(page, 15)
+    assert layout_of(page) == arranged
+    # a discard removes one tile and leaves the rest where the player put it
+    tile = arranged[29]
+    drag(page, page.locator("#rack .slot").nth(29).locator(".tile"), page.locator(".pile.is-own"))
+    wait_version(page, version_of(page) + 1)
+    page.reload()
+    table_ready(page, 14)
+    after = layout_of(page)
+    assert after[29] is None and after == [None if i == 29 else c for i, c in enumerate(arranged)]
+    assert tile not in after or arranged.count(tile) > 1
+
+
+@pytest.mark.skipif(
+    not hasattr(engine, "arrange_runs"), reason="the engine has no arrange_runs yet"
+)
+def test_seri_diz_arranges_the_rack_and_the_layout_survives_a_reload(
+    asgi_live_server, browser, settings, django_user_model
+):
+    from tests.games.conftest import game_started, table_full
+
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    users = players_make(django_user_model, 2)
+    table = game_started(table_full(users, seats=2))
+    page = sign_in(browser, asgi_live_server, users[0])
+    page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+    table_ready(page, 15)
+    before = layout_of(page)
+    page.locator('[data-arrange="runs"]').click()
+    page.wait_for_function(
+        "old => JSON.stringify([...document.querySelectorAll('#rack .slot')].map("
+        "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null)) !== old",
+        arg=json.dumps(before),
+    )
+    grouped = layout_of(page)
+    assert sorted(filter(None, grouped)) == sorted(filter(None, before))
+    page.reload()
+    table_ready(page, 15)
+    assert layout_of(page) == grouped
+
+
+def test_a_dropped_socket_heals_without_a_reload(
+    asgi_live_server, browser, settings, django_user_model
+):
+    from games import services
+    from tests.games.conftest import game_started, table_full
+
+    from .play_support import TcpProxy
+
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    server = asgi_live_server
+    users = players_make(django_user_model, 2)
+    table = game_started(table_full(users, seats=2))
+    with TcpProxy(server.port) as proxy:
+        page = sign_in(browser, server, users[1])
+        page.goto(f"http://127.0.0.1:{proxy.port}/table/{table.pk}/")
+        table_ready(page, 14)
+        page.evaluate("window.__same_page = true")
+        version = version_of(page)
+        proxy.drop(hold=2.0)  # every connection cut; new ones refused for two seconds
+        expect(page.locator("#conn-status")).not_to_be_empty()
+        # the other player moves while this page is cut off
+        state = engine.hand_from_dict(table.game.hands.get().state)
+        services.move_submit(
+            table_id=table.pk,
+            user=users[0],
+            move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
+            expected_version=version,
+        )
+        wait_version(page, version + 1, timeout=20_000)
+        assert page.evaluate("window.__same_page") is True
+        expect(page.locator(".stock.is-drawable")).to_be_visible()
+        expect(page.locator("#conn-status")).to_be_empty()
+        # and the healed socket carries moves again
+        page.locator(".stock.is-drawable").click()
+        wait_version(page, version + 2)
+        table_ready(page, 15)
+
+
+def test_take_the_left_discard_by_dragging_it_into_the_rack(
+    asgi_live_server, browser, settings, django_user_model
+):
+    from games import services
+    from tests.games.conftest import game_started, table_full
+
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    users = players_make(django_user_model, 2)
+    table = game_started(table_full(users, seats=2))
+    state = engine.hand_from_dict(table.game.hands.get().state)
+    tile = engine.format_tile(state.racks[0][0])
+    services.move_submit(
+        table_id=table.pk,
+        user=users[0],
+        move={"kind": "discard", "tile": tile},
+        expected_version=None,
+    )
+    page = sign_in(browser, asgi_live_server, users[1])
+    page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+    table_ready(page, 14)
+    version = version_of(page)
+    drag(
+        page, page.locator(".pile.is-takeable .pile-top .tile"), page.locator("#rack .slot").nth(25)
+    )
+    wait_version(page, version + 1)
+    table_ready(page, 15)
+    assert layout_of(page)[25] == tile
+    # it cannot go straight back: the mover is told, and nothing changes
+    drag(page, page.locator("#rack .slot").nth(25).locator(".tile"), page.locator(".pile.is-own"))
+    expect(page.locator("#table-message")).to_contain_text("geri atamazsınız")
+    assert version_of(page) == version + 1
+    table_ready(page, 15)

@@ -1,0 +1,59 @@
+import pytest
+from django.test import override_settings
+
+from games import services
+from games.models import Table
+
+# A fixed deal for tests that must know the tiles (see games/services/seeds.py).
+SEED_HEX = "5eed" * 16
+
+
+@pytest.fixture
+def users(django_user_model):
+    return [
+        django_user_model.objects.create_user(
+            username=f"player{i}", email=f"player{i}@example.com", password="pw-okey-1234"
+        )
+        for i in range(1, 5)
+    ]
+
+
+@pytest.fixture
+def fixed_seed(settings):
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    return bytes.fromhex(SEED_HEX)
+
+
+@pytest.fixture
+def in_memory_layer():
+    with override_settings(
+        CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    ):
+        yield
+
+
+def table_full(users, **options) -> Table:
+    """A table whose seats are all taken by ``users`` in order (user i at seat i)."""
+    table = services.table_create(manager=users[0], options=options)
+    for i, user in enumerate(users[1 : table.seat_count], start=1):
+        services.seat_take(table_id=table.pk, user=user, index=i)
+    return table
+
+
+def game_started(table: Table) -> Table:
+    """Press Start and run the deal the countdown task would run."""
+    version = services.table_start(table_id=table.pk, user=table.manager)
+    assert services.game_start(table_id=table.pk, expected_version=version)
+    table.refresh_from_db()
+    return table
+
+
+@pytest.fixture
+def playing(db, users, fixed_seed, in_memory_layer):
+    """A four-seat Düz table with the first hand dealt from the fixed seed."""
+    return game_started(table_full(users))
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,30 @@
+"""Reading a table's state in tests, and choosing moves the way a careless player would."""
+
+import random
+
+from games import engine
+from games.models import Hand, Table
+
+
+def current_hand(table: Table) -> Hand:
+    return Hand.objects.filter(game__table=table).order_by("-number").first()
+
+
+def hand_state(table: Table) -> engine.HandState:
+    return engine.hand_from_dict(current_hand(table).state)
+
+
+def version_of(table: Table) -> int:
+    table.game.refresh_from_db()
+    return table.game.version
+
+
+def random_move(state: engine.HandState, rng: random.Random) -> dict:
+    """A legal move for the seat to play: mostly draw and discard, sometimes anything legal."""
+    legal = engine.legal_moves(state, state.turn)
+    finishes = [m for m in legal if isinstance(m, engine.Finish)]
+    if finishes:
+        return engine.move_to_dict(rng.choice(finishes))
+    plain = [m for m in legal if isinstance(m, engine.Draw | engine.TakeDiscard | engine.Discard)]
+    pool = plain if plain and rng.random() < 0.9 else legal
+    return engine.move_to_dict(rng.choice(pool))

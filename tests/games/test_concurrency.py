@@ -1,0 +1,90 @@
+"""Two submits at the same version, at the same moment: exactly one applies (PostgreSQL)."""
+
+import threading
+
+import pytest
+from django.conf import settings
+from django.db import connection, connections
+
+from games import engine, services
+from games.models import Move
+from games.services import ServiceError
+
+from .conftest import game_started, table_full
+from .helpers import hand_state, version_of
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+        reason="needs PostgreSQL: set DATABASE_URL=postgres://...",
+    ),
+]
+
+
+def race(calls):
+    """Run the callables in threads released together; each result or ServiceError."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            results[i] = call()
+        except ServiceError as e:
+            results[i] = e
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+@pytest.mark.parametrize("round_", range(5))
+def test_two_moves_at_one_version_apply_once(users, fixed_seed, round_):
+    table = game_started(table_full(users))
+    v = version_of(table)
+    tiles = [engine.format_tile(t) for t in hand_state(table).racks[0][:2]]
+
+    def discard(tile, key):
+        return lambda: services.move_submit(
+            table_id=table.pk,
+            user=users[0],
+            move={"kind": "discard", "tile": tile},
+            expected_version=v,
+            idempotency_key=key,
+        )
+
+    results = race([discard(tiles[0], "a"), discard(tiles[1], "b")])
+    applied = [r for r in results if isinstance(r, services.MoveOutcome)]
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(applied) == 1 and len(refused) == 1
+    assert refused[0].code == "stale"
+    assert Move.objects.count() == 1 and version_of(table) == v + 1
+    assert hand_state(table).seq == 1
+
+
+def test_one_key_sent_twice_at_once_applies_once(users, fixed_seed):
+    table = game_started(table_full(users))
+    v = version_of(table)
+    tile = engine.format_tile(hand_state(table).racks[0][0])
+
+    def send():
+        return services.move_submit(
+            table_id=table.pk,
+            user=users[0],
+            move={"kind": "discard", "tile": tile},
+            expected_version=v,
+            idempotency_key="same-key",
+        )
+
+    results = race([send, send])
+    assert all(isinstance(r, services.MoveOutcome) for r in results), results
+    assert sorted(r.duplicate for r in results) == [False, True]
+    assert Move.objects.count() == 1
+    assert connection.vendor == "postgresql"

@@ -1,0 +1,261 @@
+"""The table socket: a whole hand played through sockets, every frame checked for secrets."""
+
+import functools
+import json
+import random
+import re
+from collections import Counter
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import engine
+from games.consumers import CLOSE_FLOOD, FLOOD_LIMIT
+from games.routing import websocket_urlpatterns
+
+from .conftest import game_started, table_full
+from .helpers import hand_state, random_move, version_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
+
+
+def run_async(fn):
+    """Run an async test body in an event loop (no asyncio plugin needed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return async_to_sync(fn)(*args, **kwargs)
+
+    return wrapper
+
+
+TILE = re.compile(r'data-tile="([A-Z0-9]+)"')
+
+
+def split_frame(html: str) -> tuple[list[str], list[str], int | None]:
+    """(tiles in #rack-data, every other tile, version) of one frame."""
+    rack, rest = [], []
+    m = re.search(r'<div id="rack-data".*?</div>', html, re.S)
+    if m:
+        rack = TILE.findall(m.group(0))
+        html = html[: m.start()] + html[m.end() :]
+    rest = TILE.findall(html)
+    v = re.search(r'id="table-version"[^>]*data-version="(\d+)"', html)
+    return rack, rest, int(v.group(1)) if v else None
+
+
+def public_tiles(state: engine.HandState) -> Counter:
+    """Every tile anyone may see on the board while the hand runs."""
+    fmt = engine.format_tile
+    seen = [fmt(state.okey)]
+    if state.indicator_taken_by is None:
+        seen.append(fmt(state.indicator))
+    for pile in state.discards:
+        shown = pile if state.pairs_declared else pile[-1:]
+        seen += [fmt(t) for t in shown]
+    return Counter(seen)
+
+
+async def connect(table, user):
+    app = URLRouter(websocket_urlpatterns)
+    comm = WebsocketCommunicator(app, f"/ws/table/{table.pk}/?lang=en")
+    comm.scope["user"] = user
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+def check_frame(html, viewer, state):
+    rack, rest, version = split_frame(html)
+    assert version is not None, "every frame carries the table version"
+    if state.phase != "over":
+        own = [] if viewer is None else [engine.format_tile(t) for t in state.racks[viewer]]
+        assert Counter(rack) == Counter(own), "a socket shows its own rack and nothing else"
+        assert Counter(rest) == public_tiles(state), "the board shows only public tiles"
+    return version
+
+
+@run_async
+async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, fixed_seed):
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    viewers = [0, 1, 2, 3, None]
+    socks = [await connect(table, u) for u in users] + [await connect(table, AnonymousUser())]
+    state = await sync_to_async(hand_state)(table)
+    for sock, viewer in zip(socks, viewers, strict=True):
+        check_frame(await sock.receive_from(), viewer, state)
+    rng = random.Random(7)
+    version = await sync_to_async(version_of)(table)
+    frames = 0
+    while state.phase != "over":
+        move = random_move(state, rng)
+        move.pop("seat")
+        await socks[state.turn].send_json_to(
+            {"action": "move", **move, "version": version, "key": f"k{version}"}
+        )
+        received = [await sock.receive_from(timeout=5) for sock in socks]
+        state = await sync_to_async(hand_state)(table)
+        for html, viewer in zip(received, viewers, strict=True):
+            assert check_frame(html, viewer, state) == version + 1
+            frames += 1
+        for sock in socks:
+            assert await sock.receive_nothing(timeout=0.01)
+        version += 1
+    assert frames > 40
+    for sock in socks:
+        await sock.disconnect()
+
+
+@run_async
+async def test_a_refused_move_is_told_only_to_the_mover(users, fixed_seed):
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    socks = [await connect(table, u) for u in users[:2]]
+    for sock in socks:
+        await sock.receive_from()
+    await socks[1].send_json_to(
+        {"action": "move", "kind": "draw", "version": await sync_to_async(version_of)(table)}
+    )
+    frame = await socks[1].receive_from()
+    assert "table-message" in frame and "not your turn" in frame
+    assert await socks[0].receive_nothing(timeout=0.2)
+    for sock in socks:
+        await sock.disconnect()
+
+
+@run_async
+async def test_a_stale_move_gets_the_current_table(users, fixed_seed):
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    sock = await connect(table, users[0])
+    await sock.receive_from()
+    state = await sync_to_async(hand_state)(table)
+    tile = engine.format_tile(state.racks[0][0])
+    await sock.send_json_to({"action": "move", "kind": "discard", "tile": tile, "version": 1})
+    frame = await sock.receive_from()
+    rack, _rest, version = split_frame(frame)
+    assert "table-message" in frame and version == await sync_to_async(version_of)(table)
+    assert len(rack) == 15
+    await sock.disconnect()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "not json",
+        "[1, 2]",
+        json.dumps({"action": "fly"}),
+        json.dumps({"action": "move", "kind": "draw"}),
+        json.dumps({"action": "move", "kind": "discard", "tile": "Q1", "version": 3}),
+        json.dumps({"action": "move", "kind": ["x"], "version": 3}),
+        "x" * 5000,
+    ],
+)
+@run_async
+async def test_bad_socket_input_gets_a_message_and_changes_nothing(users, fixed_seed, raw):
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    sock = await connect(table, users[0])
+    await sock.receive_from()
+    await sock.send_to(text_data=raw)
+    frame = await sock.receive_from()
+    assert 'id="table-message"' in frame and "<p>" in frame
+    state = await sync_to_async(hand_state)(table)
+    assert state.seq == 0
+    await sock.disconnect()
+
+
+@run_async
+async def test_a_spectator_cannot_move(users, fixed_seed):
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    sock = await connect(table, AnonymousUser())
+    await sock.receive_from()
+    await sock.send_json_to(
+        {"action": "move", "kind": "pairs", "version": await sync_to_async(version_of)(table)}
+    )
+    assert "not sitting at this table" in await sock.receive_from()
+    await sock.disconnect()
+
+
+@run_async
+async def test_a_flooding_socket_is_closed(users, fixed_seed):
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    sock = await connect(table, users[2])
+    await sock.receive_from()
+    for _ in range(FLOOD_LIMIT + 5):
+        await sock.send_to(
+            text_data=json.dumps(
+                {"action": "sync", "version": await sync_to_async(version_of)(table)}
+            )
+        )
+    while True:
+        out = await sock.receive_output(timeout=3)
+        if out["type"] == "websocket.close":
+            break
+    assert out["code"] == CLOSE_FLOOD
+
+
+@run_async
+async def test_sync_after_a_gap_sends_the_whole_view(users, fixed_seed):
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    sock = await connect(table, users[1])
+    await sock.receive_from()
+    await sock.send_json_to({"action": "sync", "version": await sync_to_async(version_of)(table)})
+    assert await sock.receive_nothing(timeout=0.2)  # up to date: nothing to send
+    await sock.send_json_to({"action": "sync", "version": 1})
+    rack, _rest, version = split_frame(await sock.receive_from())
+    assert version == await sync_to_async(version_of)(table) and len(rack) == 14
+    await sock.disconnect()
+
+
+@run_async
+async def test_chat_reaches_every_socket_escaped(users, fixed_seed):
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    a, b = await connect(table, users[0]), await connect(table, users[3])
+    await a.receive_from()
+    await b.receive_from()
+    await a.send_json_to({"action": "chat", "text": "<b>merhaba</b>", "HEADERS": {}})
+    for sock in (a, b):
+        frame = await sock.receive_from()
+        assert "&lt;b&gt;merhaba&lt;/b&gt;" in frame and "<b>merhaba" not in frame
+        # a chat frame names the table's version, so that a page can tell it missed a change
+        version = await sync_to_async(version_of)(table)
+        assert re.search(rf'id="chat-log"[^>]*data-version="{version}"', frame)
+        assert 'id="table-board"' not in frame
+    await a.disconnect()
+    await b.disconnect()
+
+
+@run_async
+async def test_no_such_table_is_refused(users):
+    app = URLRouter(websocket_urlpatterns)
+    comm = WebsocketCommunicator(app, "/ws/table/999999/")
+    comm.scope["user"] = AnonymousUser()
+    connected, _ = await comm.connect()
+    assert not connected
+
+
+@run_async
+async def test_a_foreign_origin_is_refused(users):
+    from okeysite.asgi import application
+
+    table = await sync_to_async(lambda: table_full(users))()
+    comm = WebsocketCommunicator(
+        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await comm.connect()
+    assert not connected
+
+
+@run_async
+async def test_the_lobby_socket_updates_when_a_seat_is_taken(users):
+    from games import services
+
+    table = await sync_to_async(lambda: services.table_create(manager=users[0], options={}))()
+    app = URLRouter(websocket_urlpatterns)
+    comm = WebsocketCommunicator(app, "/ws/lobby/?lang=en")
+    comm.scope["user"] = users[1]
+    assert (await comm.connect())[0]
+    assert "1/4" in await comm.receive_from()
+    await sync_to_async(services.seat_take)(table_id=table.pk, user=users[2], index=2)
+    assert "2/4" in await comm.receive_from(timeout=3)
+    await comm.disconnect()

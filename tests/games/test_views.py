@@ -1,0 +1,182 @@
+import pytest
+from django.urls import reverse
+
+from games import engine, services
+from games.models import Table
+
+from .conftest import game_started, table_full
+from .helpers import current_hand, hand_state
+
+pytestmark = pytest.mark.django_db
+
+
+def test_lobby_lists_public_tables_and_hides_private_ones(client, users):
+    public = services.table_create(manager=users[0], options={"seats": 3})
+    private = services.table_create(manager=users[1], options={"private": True})
+    html = client.get(reverse("games:lobby")).content.decode()
+    assert reverse("games:table", args=[public.pk]) in html
+    assert reverse("games:table", args=[private.pk]) not in html
+    assert "1/3" in html
+
+
+def test_create_form_makes_a_table_with_the_chosen_options(client, users):
+    client.force_login(users[0])
+    response = client.post(
+        reverse("games:table_new"),
+        {
+            "mode": "duz",
+            "seats": "3",
+            "turn_seconds": "45",
+            "start_count": "25",
+            "hand_limit": "4",
+            "indicator_bonus": "on",
+        },
+    )
+    table = Table.objects.get()
+    assert response.status_code == 302 and response.url == reverse("games:table", args=[table.pk])
+    assert table.options["seats"] == 3 and table.options["turn_seconds"] == 45
+    assert table.options["colour_doubling"] is False and table.options["indicator_bonus"] is True
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("turn_seconds", "5"), ("turn_seconds", "121"), ("start_count", "51"), ("hand_limit", "0")],
+)
+def test_create_form_refuses_values_out_of_range(client, users, field, value):
+    client.force_login(users[0])
+    data = {
+        "mode": "duz",
+        "seats": "4",
+        "turn_seconds": "30",
+        "start_count": "20",
+        "hand_limit": "8",
+    }
+    data[field] = value
+    response = client.post(reverse("games:table_new"), data)
+    assert response.status_code == 400 and not Table.objects.exists()
+
+
+def test_esli_needs_four_players(client, users):
+    client.force_login(users[0])
+    data = {
+        "mode": "esli",
+        "seats": "2",
+        "turn_seconds": "30",
+        "start_count": "20",
+        "hand_limit": "8",
+    }
+    assert client.post(reverse("games:table_new"), data).status_code == 400
+
+
+def test_the_table_page_shows_a_player_only_their_own_rack(client, users, fixed_seed):
+    table = game_started(table_full(users))
+    state = hand_state(table)
+    client.force_login(users[1])
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    rack_data = html.split('id="rack-data"')[1].split("</div>")[0]
+    shown = [t.split('"')[0] for t in rack_data.split('data-tile="')[1:]]
+    assert sorted(shown) == sorted(engine.format_tile(t) for t in state.racks[1])
+    assert 'id="rack"' in html
+
+
+def test_a_spectator_sees_no_rack(client, users, fixed_seed):
+    table = game_started(table_full(users))
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    rack_data = html.split('id="rack-data"')[1].split("</div>")[0]
+    assert "data-tile" not in rack_data
+    assert 'id="rack"' not in html
+
+
+def test_sit_and_start_by_post(client, users):
+    table = services.table_create(manager=users[0], options={"seats": 2})
+    client.force_login(users[1])
+    response = client.post(reverse("games:sit", args=[table.pk]), {"seat": "1"})
+    assert response.status_code == 302
+    assert table.seats.get(index=1).user == users[1]
+    # only the manager may start: a forged start is refused with a message, nothing changes
+    response = client.post(reverse("games:start", args=[table.pk]), follow=True)
+    table.refresh_from_db()
+    assert table.status == Table.Status.OPEN
+    assert "Only the table manager" in response.content.decode() or "yöneticisi" in (
+        response.content.decode()
+    )
+    client.force_login(users[0])
+    client.post(reverse("games:start", args=[table.pk]))
+    table.refresh_from_db()
+    assert table.status == Table.Status.STARTING
+
+
+def test_htmx_sit_redirects_the_page_itself(client, users):
+    table = services.table_create(manager=users[0], options={"seats": 2})
+    client.force_login(users[1])
+    response = client.post(
+        reverse("games:sit", args=[table.pk]), {"seat": "1"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 204
+    assert response["HX-Redirect"] == reverse("games:table", args=[table.pk])
+
+
+def test_a_post_without_csrf_token_is_refused(users):
+    from django.test import Client
+
+    table = services.table_create(manager=users[0], options={"seats": 2})
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(users[1])
+    response = client.post(reverse("games:sit", args=[table.pk]), {"seat": "1"})
+    assert response.status_code == 403
+    assert table.seats.get(index=1).user is None
+
+
+def test_move_by_post_goes_through_the_service(client, users, fixed_seed):
+    table = game_started(table_full(users))
+    tile = engine.format_tile(hand_state(table).racks[0][0])
+    client.force_login(users[0])
+    version = table.game.version
+    response = client.post(
+        reverse("games:move", args=[table.pk]),
+        {"kind": "discard", "tile": tile, "version": version},
+        headers={"HX-Request": "true"},
+    )
+    assert (
+        response.status_code == 200 and f'data-version="{version + 1}"' in response.content.decode()
+    )
+    # the same form again is stale and changes nothing
+    response = client.post(
+        reverse("games:move", args=[table.pk]),
+        {"kind": "discard", "tile": tile, "version": version},
+        headers={"HX-Request": "true"},
+    )
+    assert 'id="table-message"' in response.content.decode()
+    assert current_hand(table).version == 1
+
+
+def test_verify_page_keeps_the_seed_secret_until_the_hand_is_over(client, users, fixed_seed):
+    table = game_started(table_full(users))
+    url = reverse("games:verify", args=[table.pk, 1])
+    html = client.get(url).content.decode()
+    assert fixed_seed.hex() not in html and current_hand(table).commitment in html
+
+
+def test_unknown_table_is_404(client):
+    assert client.get(reverse("games:table", args=[424242])).status_code == 404
+
+
+@pytest.mark.parametrize("how", ["runs", "pairs"])
+def test_arrange_returns_the_askers_own_rack_in_groups(client, users, fixed_seed, how):
+    table = game_started(table_full(users))
+    state = hand_state(table)
+    client.force_login(users[2])
+    data = client.get(reverse("games:arrange", args=[table.pk]), {"how": how}).json()
+    shown = [t for g in data["groups"] for t in g] + data["leftovers"]
+    assert sorted(shown) == sorted(engine.format_tile(t) for t in state.racks[2])
+    assert all(len(g) >= (2 if how == "pairs" else 3) for g in data["groups"])
+
+
+def test_arrange_is_only_for_seated_players(client, users, django_user_model, fixed_seed):
+    table = game_started(table_full(users))
+    stranger = django_user_model.objects.create_user(username="st", email="st@example.com")
+    client.force_login(stranger)
+    response = client.get(reverse("games:arrange", args=[table.pk]), {"how": "runs"})
+    assert response.status_code == 400 and "groups" not in response.json()
+    client.force_login(users[0])
+    assert client.get(reverse("games:arrange", args=[table.pk]), {"how": "x"}).status_code == 404
