@@ -4,19 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='deadline',
+            model_name="game",
+            name="deadline",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['deadline'], name='game_deadline'),
+            model_name="game",
+            index=models.Index(fields=["deadline"], name="game_deadline"),
         ),
     ]

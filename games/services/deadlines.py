@@ -135,3 +135,14 @@ def task_send(kind: str, table_id: int, version: int, countdown: float) -> None:
         task.apply_async(args=(table_id, version), countdown=countdown)
     except Exception:  # the broker is down: the change is committed, the sweep will act
         logger.exception("could not send %s for table %s v%s", task.name, table_id, version)
+
+
+def deadline_rearm(table_id) -> None:
+    """Work the table's deadline out again and send its task, without a visible change (after
+    its times were changed by hand: an operator, a test). Tasks already sent stay harmless."""
+    from .tables import table_lock
+
+    with transaction.atomic():
+        game, _ = table_lock(table_id)
+        deadline_arm(game)
+        game.save(update_fields=["deadline"])

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from games import engine
 from games.models import Game
+from games.selectors import player_name
 
 from .ratings import profiles_update
 from .tables import table_bump, table_lock
@@ -27,19 +28,14 @@ def game_results(state: engine.GameState, seats) -> dict:
         "counts": list(state.counts),
         "hands": state.hands_played,
         "players": [
-            {"user": s.user_id, "bot": s.is_bot, "name": _seat_name(s)}
+            # a person's name as it was; a bot's is rendered in the viewer's language
+            {"user": s.user_id, "bot": s.is_bot, "name": player_name(s.user) if s.user_id else ""}
             for s in sorted(seats, key=lambda s: s.index)
         ],
     }
     if state.options.partnership:
         results["teams"] = list(engine.team_totals(state))
     return results
-
-
-def _seat_name(seat) -> str:
-    from games.selectors import player_name
-
-    return player_name(seat.user) if seat.user_id else ""
 
 
 def game_results_record(*, table_id, expected_version=None) -> bool:
