@@ -5,8 +5,8 @@
   twice or applied out of order shows here, as a refused replay or a different state);
 - a game's moves carry distinct table versions, increasing in play order, none above the game's;
 - a game's hands are numbered 1..k and only the last one may still be running;
-- (``overdue_turns``) no running hand has a turn far past its deadline: a timed-out turn must be
-  played in the end, whatever died meanwhile.
+- (``overdue_deadlines``) no table is far past its deadline (Game.deadline): a timed-out turn,
+  a bot's turn, the next deal must be played in the end, whatever died meanwhile.
 """
 
 from __future__ import annotations
@@ -79,27 +79,47 @@ def database_check(table_ids=None) -> list[str]:
     return problems
 
 
-def overdue_turns(grace_seconds: float, table_ids=None, now=None) -> list[str]:
-    """Running hands whose turn began more than turn_seconds + ``grace_seconds`` ago."""
+def database_check_consistent(table_ids=None) -> list[str]:
+    """database_check on one snapshot of the database (REPEATABLE READ on PostgreSQL), so that
+    moves committed while it reads cannot look like a gap."""
+    from django.db import connection, transaction
+
+    outermost = not connection.in_atomic_block  # inside a test's transaction: already one view
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and outermost:
+            with connection.cursor() as c:
+                c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        return database_check(table_ids)
+
+
+def overdue_deadlines(grace_seconds: float, table_ids=None, now=None) -> list[str]:
+    """Tables whose next server action (a timed-out turn, a bot's turn, the next deal, the
+    results: Game.deadline) is more than ``grace_seconds`` late."""
     from django.utils import timezone
 
-    from games.models import Game, Hand
+    from games.models import Game
 
     now = now or timezone.now()
-    hands = Hand.objects.filter(over=False, game__status=Game.Status.PLAYING).select_related(
-        "game__table"
-    )
+    games = Game.objects.filter(deadline__lt=now - timedelta(seconds=grace_seconds))
     if table_ids is not None:
-        hands = hands.filter(game__table_id__in=list(table_ids))
-    out = []
-    for hand in hands:
-        if hand.turn_started is None:
-            continue
-        limit = int(hand.game.table.options.get("turn_seconds", 30)) + grace_seconds
-        late = (now - hand.turn_started) - timedelta(seconds=limit)
-        if late > timedelta(0):
-            out.append(
-                f"table {hand.game.table_id} hand {hand.number}: turn overdue by "
-                f"{late.total_seconds():.1f} s"
-            )
-    return out
+        games = games.filter(table_id__in=list(table_ids))
+    return [
+        f"table {g.table_id}: its deadline is {(now - g.deadline).total_seconds():.1f} s past"
+        for g in games.only("table_id", "deadline")
+    ]
+
+
+def timed_out_turns(table_ids=None) -> int:
+    """Turns the server played for a person (timeouts and away seats): auto moves that end a
+    turn on a seat with no bot."""
+    from games.models import Move, Seat
+
+    bots = set(Seat.objects.filter(is_bot=True).values_list("table_id", "index"))
+    moves = Move.objects.filter(auto=True, kind__in=("discard", "finish"))
+    if table_ids is not None:
+        moves = moves.filter(hand__game__table_id__in=list(table_ids))
+    return sum(
+        1
+        for table_id, seat in moves.values_list("hand__game__table_id", "seat")
+        if (table_id, seat) not in bots
+    )

@@ -9,9 +9,9 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from bench.loadlib.checks import database_check, overdue_turns
+from bench.loadlib.checks import database_check, database_check_consistent, overdue_deadlines
 from games import engine, services
-from games.models import Hand, Move
+from games.models import Game, Hand, Move
 from tests.games.conftest import game_started, table_full
 from tests.games.helpers import hand_state, random_move, version_of
 
@@ -82,10 +82,13 @@ def test_versions_must_increase_with_the_moves(played):
     assert any("versions repeat or go backwards" in p for p in database_check([played.pk]))
 
 
-def test_an_overdue_turn_is_reported_and_a_fresh_one_is_not(played):
-    assert overdue_turns(5, [played.pk]) == []
-    Hand.objects.filter(game__table=played).update(
-        turn_started=timezone.now() - timedelta(seconds=60)
-    )
-    late = overdue_turns(5, [played.pk])
-    assert len(late) == 1 and "overdue by" in late[0]
+def test_an_overdue_deadline_is_reported_and_a_coming_one_is_not(played):
+    Game.objects.filter(table=played).update(deadline=timezone.now() + timedelta(seconds=20))
+    assert overdue_deadlines(2, [played.pk]) == []
+    Game.objects.filter(table=played).update(deadline=timezone.now() - timedelta(seconds=60))
+    late = overdue_deadlines(2, [played.pk])
+    assert len(late) == 1 and "s past" in late[0]
+
+
+def test_the_consistent_check_agrees_on_a_clean_game(played):
+    assert database_check_consistent([played.pk]) == []
