@@ -62,6 +62,10 @@ class Player:
         self.connected = asyncio.Event()
         self.frames = 0
         self.closed_codes: list[int] = []
+        self.opened_at: list[float] = []  # perf_counter of each (re)connection
+        self.skip_chance = 0.0  # a sleepy player lets this share of its turns time out
+        self._turn_seen: tuple | None = None
+        self._skipping = False
 
     # --- to be filled by each kind ----------------------------------------------------------
 
@@ -87,6 +91,7 @@ class Player:
                     open_timeout=30,
                 ) as ws:
                     self.ws = ws
+                    self.opened_at.append(time.perf_counter())
                     self.connected.set()
                     await self._session(ws, stop)
                     if not stop.is_set():
@@ -159,7 +164,15 @@ class Player:
         if not self.play_moves or self.inflight is not None or self.moving is not None:
             return
         if self.move_choose() is None:
+            self._turn_seen = None
             return
+        if self.skip_chance:
+            turn = self.turn_key()
+            if turn != self._turn_seen:  # a new turn: sleep through it or not, once
+                self._turn_seen = turn
+                self._skipping = self.rng.random() < self.skip_chance
+            if self._skipping:
+                return
         self.moving = asyncio.ensure_future(self._move_later())
 
     async def _move_later(self) -> None:
@@ -191,6 +204,10 @@ class Player:
 class SitePlayer(Player):
     kind = "site"
 
+    def turn_key(self):
+        f = self.state
+        return (f.hand, len(f.rack)) if f is not None else None
+
     def parse(self, text):
         f = frame_parse(text)
         return f.version, (f if f.has_board else None), f.message
@@ -219,6 +236,9 @@ class BarePlayer(Player):
     """Turns go round as in a hand: each seat makes two moves (draw, discard) in a row."""
 
     kind = "bare"
+
+    def turn_key(self):
+        return self.version // 2
 
     def parse(self, text):
         data = json.loads(text)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shlex
 import signal
 import subprocess
 import sys
@@ -108,15 +107,13 @@ class Stack:
     log_dir: Path
     popen: dict[str, list[subprocess.Popen]] = field(default_factory=dict)
 
-    def _spawn(
-        self, role: str, argv: list[str], *, log_name: str | None = None
-    ) -> subprocess.Popen:
+    def _spawn(self, role, argv, *, log_name=None, env=None) -> subprocess.Popen:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / f"{log_name or role}.log", "ab")  # noqa: SIM115
         proc = subprocess.Popen(
             argv,
             cwd=ROOT,
-            env=self.env,
+            env=env or self.env,
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -142,14 +139,14 @@ class Stack:
         self._spawn("run", ["bin/run"])
         http_wait(f"http://{host}:{port}/healthz")
 
-    def proc_start(self, role: str, host: str = "127.0.0.1", port: int = 0, *, name=None):
+    def proc_start(self, role: str, host: str = "127.0.0.1", port: int = 0):
         """One Procfile.dev line (web, worker or beat) as its own process."""
-        command = procfile()[role]
-        env_line = f"OKEY_HOST={shlex.quote(host)} OKEY_PORT={port} "
+        env = dict(self.env, OKEY_HOST=host, OKEY_PORT=str(port))
         return self._spawn(
             {"web": "daphne"}.get(role, role),
-            ["bash", "-c", env_line + command],
-            log_name=name or f"{role}-{port}" if role == "web" else role,
+            ["bash", "-c", procfile()[role]],
+            log_name=f"web-{port}" if role == "web" else role,
+            env=env,
         )
 
     def daphne_start(self, port: int, app: str = "okeysite.asgi:application", *, wait=True):
