@@ -19,7 +19,9 @@ After each injection it checks:
   current version within 2 s of the socket opening; after a Redis or worker kill, every client's
   view reaches the version the table had when the process came back, and the time it took;
 - deadlines: within 30 s no table is more than 2 s past its Game.deadline (a timed-out turn, a
-  bot's turn, the next deal: eventually played; exactly once is the replay check above).
+  bot's turn, the next deal: eventually played; exactly once is the replay check above);
+- collateral deaths: a site process that exited by itself after the fault (it is restarted, as
+  a supervisor would, and reported).
 It prints one line per injection and a summary; --json FILE writes them.
 """
 
@@ -199,9 +201,24 @@ async def converge_in_place(players, timeout=30.0) -> list[float]:
     return list(await asyncio.gather(*(one(p) for p in players)))
 
 
-async def overdue_clear(tables, timeout=30.0) -> tuple[float, list[str]]:
+def revive(stack: procs.Stack, port: int) -> list[str]:
+    """Restart any site process that died by itself, as a supervisor (systemd, a PaaS) would,
+    and say which: a process that a fault elsewhere took down is a finding of its own."""
+    died = []
+    for role, line in (("daphne", "web"), ("worker", "worker"), ("beat", "beat")):
+        live = [p for p in stack.popen.get(role, []) if p.poll() is None]
+        if not live:
+            stack.popen.pop(role, None)
+            died.append(role)
+            stack.proc_start(line, port=port if line == "web" else 0)
+    return died
+
+
+async def overdue_clear(tables, timeout=30.0, stack=None, port=0, died=None):
     t0 = time.perf_counter()
     while True:
+        if stack is not None:
+            died += revive(stack, port)
         late = await asyncio.to_thread(db_overdue, tables)
         if not late or time.perf_counter() - t0 > timeout:
             return time.perf_counter() - t0, late
@@ -238,7 +255,8 @@ async def injections_run(args, stack: procs.Stack, redis: Redis, players, tables
             conv = await converge_after_reconnect(players, t_kill)
         else:
             conv = await converge_in_place(players)
-        overdue_s, late = await overdue_clear(tables)
+        died = revive(stack, args.port)
+        overdue_s, late = await overdue_clear(tables, stack=stack, port=args.port, died=died)
         problems = await asyncio.to_thread(db_checks, tables)
         after = await asyncio.to_thread(db_versions, tables)
         moved = sum(after[t] - before.get(t, 0) for t in tables)
@@ -253,6 +271,7 @@ async def injections_run(args, stack: procs.Stack, redis: Redis, players, tables
             "overdue_left": late,
             "problems": problems,
             "table_versions_advanced": moved,
+            "also_died": died,
             "loadavg": loadavg(),
         }
         log.append(row)
@@ -261,7 +280,8 @@ async def injections_run(args, stack: procs.Stack, redis: Redis, players, tables
             f"{row['converge_max_s']:5.2f} s (p50 {row['converge_p50_s']:.2f}, over 2 s: "
             f"{row['not_converged_in_2s']})  overdue cleared in {row['overdue_cleared_s']:4.1f} s"
             f"{' LEFT ' + str(late) if late else ''}  db problems {len(problems)}  "
-            f"versions +{moved}  load {row['loadavg']}",
+            f"versions +{moved}{'  ALSO DIED: ' + ','.join(died) if died else ''}"
+            f"  load {row['loadavg']}",
             flush=True,
         )
         for p in problems[:5]:
@@ -300,7 +320,7 @@ async def main_async(args, stack, redis, tables, cookies, rng):
     try:
         log = await injections_run(args, stack, redis, players, tables, rng)
         await asyncio.sleep(5)
-        overdue_s, late = await overdue_clear(tables)
+        _, late = await overdue_clear(tables, stack=stack, port=args.port, died=[])
         final = await asyncio.to_thread(db_checks, tables)
     finally:
         stop.set()
@@ -354,6 +374,13 @@ def main(argv=None):
             (r["converge_max_s"] for r in log if r["kind"] != "daphne"), default=None
         ),
         "overdue_cleared_max_s": max((r["overdue_cleared_s"] for r in log), default=None),
+        "collateral_deaths": {
+            f"{k} after a {r['kind']} kill": sum(
+                1 for x in log if x["kind"] == r["kind"] for d in x["also_died"] if d == k
+            )
+            for r in log
+            for k in r["also_died"]
+        },
         "moves_logged": moves,
         "timed_out_turns_played": timed_out,
         "client_errors": dict(rec.errors),
