@@ -334,7 +334,9 @@ def main(argv=None):
     rng = random.Random(args.seed)
     redis = Redis(args.redis_port, ROOT / "var" / "load" / "fault-redis")
     env = procs.site_env(args.database_url, f"redis://127.0.0.1:{args.redis_port}/0")
-    stack = procs.Stack(env=env, log_dir=ROOT / "var" / "load" / "fault-logs")
+    log_dir = ROOT / "var" / "load" / "fault-logs"
+    shutil.rmtree(log_dir, ignore_errors=True)
+    stack = procs.Stack(env=env, log_dir=log_dir)
     procs.db_recreate(args.database_url)
     print(f"load average at the start: {loadavg()}", flush=True)
     redis.start()

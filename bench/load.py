@@ -28,6 +28,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -225,6 +226,7 @@ def main(argv=None):
     kinds = ["site", "bare"] if args.target == "both" else [args.target]
     env = procs.site_env(args.database_url, args.redis_url, debug=args.debug)
     log_dir = ROOT / "var" / "load" / "logs"
+    shutil.rmtree(log_dir, ignore_errors=True)
     if not args.keep_db:
         procs.db_recreate(args.database_url)
     results = []

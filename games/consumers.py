@@ -105,9 +105,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(content, dict):
             await self.refuse(_("That message is not understood."))
             return
-        handler = {"move": self.on_move, "sync": self.on_sync, "chat": self.on_chat}.get(
-            content.get("action")
-        )
+        action = content.get("action")
+        handlers = {"move": self.on_move, "sync": self.on_sync, "chat": self.on_chat}
+        handler = handlers.get(action) if isinstance(action, str) else None
         if handler is None:
             await self.refuse(_("That message is not understood."))
             return
