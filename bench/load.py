@@ -175,6 +175,7 @@ def report_line(name, r) -> str:
         f"{name:<22} {r['sockets']:5d} sockets  {r['moves_per_s']:7.1f} moves/s  "
         f"p50 {r['p50_ms']:6.1f}  p95 {r['p95_ms']:6.1f}  p99 {r['p99_ms']:7.1f} ms  "
         f"errors {r['errors']}  missed {r.get('updates_missed', 0)}  "
+        f"daphne {r.get('daphne_cpu_ms_per_move', 0):.1f} ms CPU/move  "
         f"daphne {d.get('cpu_pct_of_core', 0):5.1f}% {d.get('rss_mb_peak', 0):5.0f} MB  "
         f"worker {w.get('cpu_pct_of_core', 0):4.1f}%  harness {u['harness_cpu']:5.1f}%  "
         f"machine {u['machine']['cpu_pct_of_all_cores']:5.1f}%  "
@@ -211,6 +212,10 @@ def measure(kind, scenario, args, stack, ports, results):
     r["updates_missed"] = rec.updates_missed(3) if play else 0
     r["usage"]["harness_cpu"] = r["usage"].pop("harness", {}).get("cpu_pct_of_core", 0.0)
     r.update(kind=kind, scenario=scenario, tables=n, rate=rate, think=think, webs=len(ports))
+    daphne = r["usage"].get("daphne", {}).get("cpu_pct_of_core", 0.0)
+    if r["moves"]:
+        # CPU time of daphne per move: less sensitive to a busy machine than moves per second
+        r["daphne_cpu_ms_per_move"] = round(daphne * 10 * r["seconds"] / r["moves"], 2)
     if scenario == "idle":
         r["heartbeat_s"] = hb
     name = f"{kind} {scenario}" + (f" x{len(ports)} daphne" if len(ports) > 1 else "")
