@@ -155,14 +155,15 @@ def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, 
     return players
 
 
-def site_tables(count: int, tag: str, base_url: str) -> tuple[list[int], list[str]]:
-    """``count`` dealt tables of four logged-in users; user 0 logs in through the form."""
+def site_tables(count: int, tag: str, base_url: str, start=True) -> tuple[list[int], list[str]]:
+    """``count`` tables of four logged-in users (dealt when ``start``); user 0 logs in through
+    the form."""
     from django.db import close_old_connections
 
     users = accounts.users_create(f"load-{tag}-{int(time.time())}", count * 4, with_password=1)
     cookies = [accounts.login_through_form(base_url, users[0].email)]
     cookies += [accounts.session_cookie(u) for u in users[1:]]
-    tables = accounts.tables_create(users)
+    tables = accounts.tables_create(users, start=start)
     close_old_connections()
     return tables, cookies
 
@@ -195,7 +196,9 @@ def measure(kind, scenario, args, stack, ports, results):
     else:
         n, rate, think, play, hb = args.sockets // 4, 0.0, 0.0, False, args.heartbeat
     if kind == "site":
-        tables, cookies = site_tables(n, scenario, base_url)
+        # Idle sockets sit at full tables waiting for the start: a dealt table is not idle, its
+        # turn timer would have the server play every turn after turn_seconds.
+        tables, cookies = site_tables(n, scenario, base_url, start=scenario != "idle")
     else:
         from bench.bare.consumer import tables_reset
 

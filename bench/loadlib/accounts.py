@@ -102,8 +102,11 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def tables_create(users: list, *, seats: int = 4, options: dict | None = None) -> list[int]:
-    """One table per ``seats`` users, full, started and dealt. Returns the table ids."""
+def tables_create(
+    users: list, *, seats: int = 4, options: dict | None = None, start: bool = True
+) -> list[int]:
+    """One table per ``seats`` users, full, and (``start``) started and dealt. Returns the
+    table ids. Unstarted tables have no deadline, so the server leaves them alone."""
     from games import services
 
     opts = {"hand_limit": 50, "start_count": 50, "private": True, **(options or {})}
@@ -113,7 +116,8 @@ def tables_create(users: list, *, seats: int = 4, options: dict | None = None) -
         table = services.table_create(manager=group[0], options=opts)
         for i in range(1, seats):
             services.seat_take(table_id=table.pk, user=group[i], index=i)
-        version = services.table_start(table_id=table.pk, user=group[0])
-        services.game_start(table_id=table.pk, expected_version=version)
+        if start:
+            version = services.table_start(table_id=table.pk, user=group[0])
+            services.game_start(table_id=table.pk, expected_version=version)
         ids.append(table.pk)
     return ids
