@@ -30,6 +30,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import sys
 import time
 import urllib.error
@@ -301,6 +302,7 @@ async def socket_attack(args, port, tables, ghost, users, cookies, know, stop_at
 
 def main(argv=None):
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # still stop what we started
     rng = random.Random(args.seed)
     env = procs.site_env(args.database_url, args.redis_url)
     procs.db_recreate(args.database_url)

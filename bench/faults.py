@@ -331,6 +331,7 @@ async def main_async(args, stack, redis, tables, cookies, rng):
 
 def main(argv=None):
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # still stop what we started
     rng = random.Random(args.seed)
     redis = Redis(args.redis_port, ROOT / "var" / "load" / "fault-redis")
     env = procs.site_env(args.database_url, f"redis://127.0.0.1:{args.redis_port}/0")

@@ -29,6 +29,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -168,6 +169,17 @@ def site_tables(count: int, tag: str, base_url: str, start=True) -> tuple[list[i
     return tables, cookies
 
 
+def tables_drop(tables) -> None:
+    """Delete a scenario's tables: left alone, their turn timers would have the server play
+    them on (timeouts, then away seats) through the next scenario."""
+    from django.db import close_old_connections
+
+    from games.models import Table
+
+    Table.objects.filter(pk__in=tables).delete()
+    close_old_connections()
+
+
 def report_line(name, r) -> str:
     u = r["usage"]
     d = u.get("daphne", {})
@@ -212,6 +224,8 @@ def measure(kind, scenario, args, stack, ports, results):
     groups["harness"] = [psutil.Process()]
     meter = procs.Meter(groups)
     r = asyncio.run(scenario_run(players, rec, meter, args))
+    if kind == "site":
+        tables_drop(tables)
     r["updates_missed"] = rec.updates_missed(3) if play else 0
     r["usage"]["harness_cpu"] = r["usage"].pop("harness", {}).get("cpu_pct_of_core", 0.0)
     r.update(kind=kind, scenario=scenario, tables=n, rate=rate, think=think, webs=len(ports))
@@ -230,6 +244,8 @@ def measure(kind, scenario, args, stack, ports, results):
 
 def main(argv=None):
     args = parse_args(argv)
+    # a timeout or kill -TERM still stops the servers this run started (the finally below)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     scenarios = args.only or list(SCENARIOS)
     kinds = ["site", "bare"] if args.target == "both" else [args.target]
     env = procs.site_env(args.database_url, args.redis_url, debug=args.debug)
