@@ -172,11 +172,17 @@ def site_tables(count: int, tag: str, base_url: str, start=True) -> tuple[list[i
 def tables_drop(tables) -> None:
     """Delete a scenario's tables: left alone, their turn timers would have the server play
     them on (timeouts, then away seats) through the next scenario."""
-    from django.db import close_old_connections
+    from django.db import IntegrityError, OperationalError, close_old_connections
 
     from games.models import Table
 
-    Table.objects.filter(pk__in=tables).delete()
+    for table_id in tables:
+        for _ in range(5):  # a deadlock with a move or a timeout still being applied: again
+            try:
+                Table.objects.filter(pk=table_id).delete()
+                break
+            except (OperationalError, IntegrityError):
+                time.sleep(0.2)
     close_old_connections()
 
 
