@@ -13,8 +13,9 @@ four players of table 1, an outsider and anonymous visitors, sends for --seconds
   occasional burst past the flood limit;
 - over HTTP: move, sit, leave, start, bot and back POSTs with bad, missing or huge fields, for
   both tables and for tables that do not exist, with and without the CSRF token; arrange GETs.
-A message that could be a legal move is never sent by the player whose turn it is with the
-table's current version (that would be a real move, which is allowed to change state).
+A message that could be a legal move is never sent with the table's current version (nor, over
+HTTP, without a version) by the player whose turn it is, nor a move allowed out of turn
+(declaring pairs) by anyone: those would be real moves, which may change state.
 
 Then it checks: every table row, seat, hand, move and chat message is exactly as before; daphne
 is the same process, /healthz answers 200, no HTTP answer was a 5xx and no socket was closed with
@@ -51,6 +52,9 @@ KINDS = ["draw", "take", "discard", "finish", "show", "pairs", "take_indicator",
 TILES = ["R7", "K13", "F", "Z9", "R0", "R14", "", " ", "r7", "R07", "<b>", "R7" * 50, None, 13,
          ["R7"], {"t": 1}, 1.5, True, "ŞĞ", "\x00"]  # fmt: skip
 ODD = [None, -1, 0, 2**31, 10**30, 1.5, True, False, "", "x", "12a", [], {}, "9" * 500]
+# moves a seated player may make even when it is not their turn (okey-rules.md: going for pairs
+# is declared at any time): never sent with the table's current version
+OUT_OF_TURN = ("pairs", "show", "take_indicator")
 
 
 def parse_args(argv=None):
@@ -151,8 +155,8 @@ def message_random(rng: random.Random, table: int, version: int, is_mover: bool)
     if not is_mover:
         choices += [version, str(version)]
     move["version"] = rng.choice(choices)
-    if is_mover and move["kind"] in ("discard", "finish") and move["version"] in (version,):
-        move["version"] = version - 1
+    if move["version"] in (version, str(version)) and move["kind"] in OUT_OF_TURN:
+        move["version"] = version - 1  # declaring pairs is a real move at any time
     return json.dumps(move)
 
 
@@ -169,8 +173,10 @@ def form_random(rng: random.Random, version: int, is_mover: bool) -> dict:
             v = rng.choice(values)
             form[name] = str(v) if v is not None else ""
     if not is_mover:
-        if rng.random() < 0.3:
+        if rng.random() < 0.3 and form.get("kind") not in OUT_OF_TURN:
             form["version"] = str(version)
+        elif form.get("kind") in OUT_OF_TURN and form.get("version") in (None, "", str(version)):
+            form["version"] = str(version - 1)
     elif form.get("version") in (None, "") or form.get("version") == str(version):
         form["version"] = str(version - 1)  # the mover never sends a move that could apply
     return form

@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games import broadcast, selectors, services
+from games import broadcast, selectors, services, versions
 from games.models import Game
 from games.services import ServiceError
 from games.snapshots import snapshot_get
@@ -70,9 +70,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.accept()
+        versions.watch(self.table_id)
+        self.watching = True
         await self.frame_send(frame)
 
     async def disconnect(self, code):
+        if getattr(self, "watching", False):
+            versions.unwatch(self.table_id)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -143,8 +147,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_sync(self, content):
         version = content.get("version")
-        if isinstance(version, int) and version == await self.version_current():
-            return
+        if isinstance(version, int) and not isinstance(version, bool):
+            # the process's reading of the table, at most a few seconds old (games.versions);
+            # the database only when there is none
+            current = versions.known(self.table_id)
+            if current is None or version > current:
+                current = await self.version_current()
+            if version == current:
+                return
         await self.frame_send(await database_sync_to_async(self.frame_render)(chat=True))
 
     async def on_chat(self, content):

@@ -79,3 +79,18 @@ def test_cached_tiles_follow_the_language():
     with translation.override("tr"):
         turkish = tile("R7", "R7")
     assert turkish != english and "okey" in turkish
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sync_uses_the_process_reading_and_a_stale_one_is_not_trusted(playing):
+    import time
+
+    from games import versions
+
+    table_id, version = playing.pk, version_of(playing)
+    versions._known[table_id] = (version, time.monotonic())
+    assert versions.known(table_id) == version
+    versions._known[table_id] = (version, time.monotonic() - versions.STALE_SECONDS - 1)
+    assert versions.known(table_id) is None
+    assert versions._read([table_id]) == {table_id: version}
+    versions._known.clear()
