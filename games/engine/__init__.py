@@ -7,9 +7,15 @@ from .finish import indicator_value as indicator_value
 from .finish import meld_groups as meld_groups
 from .melds import can_meld as can_meld
 from .pairs import can_pairs as can_pairs
+from .rack import arrange_pairs as arrange_pairs
+from .rack import arrange_runs as arrange_runs
+from .rack import best_discard as best_discard
+from .rack import should_take as should_take
 
 # isort: split
 # hand, deal, options, views, game (branch engine)
+from .autoplay import auto_moves as auto_moves
+from .autoplay import bot_moves as bot_moves
 from .deal import SeedError as SeedError
 from .deal import commitment as commitment
 from .deal import deal as deal
@@ -52,10 +58,3 @@ from .tiles import okey_of as okey_of
 from .tiles import parse_tile as parse_tile
 from .tiles import parse_tiles as parse_tiles
 from .views import hand_view as hand_view
-
-# isort: split
-# rack helpers (branch finish)
-from .rack import arrange_pairs as arrange_pairs
-from .rack import arrange_runs as arrange_runs
-from .rack import best_discard as best_discard
-from .rack import should_take as should_take
