@@ -12,7 +12,7 @@ from .moves import MoveOutcome, move_submit
 from .results import game_results_record
 from .sweep import sweep_run, table_due
 from .tables import seat_leave, seat_take, table_create, table_start
-from .timeouts import seat_back, turn_due_play
+from .timeouts import seat_back, turn_due_play, turn_wait
 
 __all__ = [
     "MoveOutcome",
@@ -34,4 +34,5 @@ __all__ = [
     "table_due",
     "table_start",
     "turn_due_play",
+    "turn_wait",
 ]
