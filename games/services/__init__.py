@@ -4,22 +4,35 @@ Import services from here (``from games.services import move_submit``); the modu
 split by the thing they act on.
 """
 
+from .bots import bot_add, bot_remove, bot_table_create
 from .chat import chat_post
 from .errors import ServiceError
 from .hands import game_start, hand_deal, hand_next
 from .moves import MoveOutcome, move_submit
+from .results import game_results_record
+from .sweep import sweep_run, table_due
 from .tables import seat_leave, seat_take, table_create, table_start
+from .timeouts import seat_back, turn_due_play, turn_wait
 
 __all__ = [
     "MoveOutcome",
     "ServiceError",
+    "bot_add",
+    "bot_remove",
+    "bot_table_create",
     "chat_post",
+    "game_results_record",
     "game_start",
     "hand_deal",
     "hand_next",
     "move_submit",
+    "seat_back",
     "seat_leave",
     "seat_take",
+    "sweep_run",
     "table_create",
+    "table_due",
     "table_start",
+    "turn_due_play",
+    "turn_wait",
 ]
