@@ -45,7 +45,7 @@ class TableForm(forms.Form):
         label=_("Bots may fill empty seats"), required=False, initial=True
     )
     private = forms.BooleanField(
-        label=_("Private (not listed in the lobby; share the link)"),
+        label=_("Private (invite only: not listed in the lobby)"),
         required=False,
         initial=False,
     )

@@ -77,4 +77,5 @@ def game_finish(game: Game, table: Table, state) -> None:
     game.status, game.ended = Game.Status.OVER, timezone.now()
     table.status = Table.Status.FINISHED
     table.save(update_fields=["status"])
-    profiles_update(table, places, points)
+    if state.hands_played:  # only staff can end a game before its first hand: nothing to rate
+        profiles_update(game, table, places, points, state.counts)

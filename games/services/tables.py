@@ -83,6 +83,11 @@ def seat_take(*, table_id, user, index, expected_version=None) -> int:
             return game.version
         if seat.user_id is not None or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
+        from .invites import seat_refusal  # reserved seats and private tables (issue 6)
+
+        refusal = seat_refusal(table, seat, user)
+        if refusal is not None:
+            raise refusal
         table.seats.filter(user=user).update(user=None)
         seat.user = user
         seat.save(update_fields=["user"])
