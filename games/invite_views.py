@@ -183,10 +183,10 @@ def invite_open(request, token):
         return _seat_taken(request, invite)
     ctx = _invite_context(invite)
     following = reverse("games:invite_continue")
-    ctx["signup_url"] = (
+    ctx["invite_signup_url"] = (
         reverse("account_signup") + "?" + urlencode({"next": following, "email": invite.email})
     )
-    ctx["login_url"] = reverse("account_login") + "?" + urlencode({"next": following})
+    ctx["invite_login_url"] = reverse("account_login") + "?" + urlencode({"next": following})
     return render(request, "games/invite.html", ctx)
 
 
