@@ -13,6 +13,7 @@ from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games import services
@@ -291,7 +292,7 @@ class TableAdmin(admin.ModelAdmin):
     def hands(self, obj):
         rows = obj.game.hands.order_by("number")
         return format_html_join(
-            format_html("<br>"),
+            mark_safe("<br>"),
             "{} · {} · {} {}",
             (
                 (
@@ -307,7 +308,7 @@ class TableAdmin(admin.ModelAdmin):
     @admin.display(description=_("staff actions"))
     def staff_actions(self, obj):
         return format_html_join(
-            format_html("<br>"),
+            mark_safe("<br>"),
             "{} · {} · {} · {}",
             (
                 (

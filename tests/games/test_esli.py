@@ -209,4 +209,7 @@ def test_team_names_form_on_the_page(client, esli_game, users):
     client.force_login(users[0])
     client.post(reverse("games:team_names", args=[esli_game.pk]), {"team_a": "", "team_b": "Y"})
     assert Table.objects.get(pk=esli_game.pk).team_b_name == "Y"
-    assert "team-names-form" in client.get(reverse("games:table", args=[esli_game.pk])).content.decode()
+    assert (
+        "team-names-form"
+        in client.get(reverse("games:table", args=[esli_game.pk])).content.decode()
+    )

@@ -155,9 +155,7 @@ def test_signing_up_with_the_invited_address_seats_at_once(client, esli, users):
     assert SESSION_KEY not in client.session
 
 
-def test_signing_up_with_another_address_keeps_the_seat_through_confirmation(
-    client, esli, users
-):
+def test_signing_up_with_another_address_keeps_the_seat_through_confirmation(client, esli, users):
     link = invited(client, esli, users)
     client.get(link)
     response = client.post(
