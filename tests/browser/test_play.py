@@ -1,4 +1,4 @@
-"""Four people play Okey in four browsers: sign in, sit, start, play a hand to its finish.
+"""Four people play Okey in four browsers: sign in, sit, start, play a whole game to its end.
 
 The deal is fixed with OKEY_TEST_SEED_HEX (games/services/seeds.py) and the hand follows
 tests/games/plans.py, so every move is known in advance; each one is made through the page (a
@@ -6,7 +6,9 @@ click or a drag) and every other page must show it without reloading. The Celery
 deals after the 10-second countdown runs in this process (celery.contrib.testing).
 """
 
+import hashlib
 import json
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -26,8 +28,8 @@ from .play_support import (
 
 pytestmark = pytest.mark.browser
 
-# Found with tests.games.plans.seed_search(300) (index 293): the planned hand ends after 19 moves
-# with seat 1 (the second player) finishing, everyone having drawn and discarded on the way.
+# Found with tests.games.plans.seed_search(300) (index 293): the planned first hand ends after 19
+# moves with seat 1 finishing; the second hand (its seed derived from this one) after 73 moves.
 SEED_HEX = "183cfb439ae222d2f87025241e83f2e534f8808d04411f8c2b4279e9e84ac554"
 
 
@@ -64,21 +66,53 @@ def move_make(page, move, n):
         raise AssertionError(f"the plan has no {kind} moves")
 
 
-def test_four_players_play_a_hand_to_a_finish(
+def hand_seed(number: int) -> bytes:
+    """The seed of hand `number` under OKEY_TEST_SEED_HEX (see games/services/seeds.py)."""
+    seed = bytes.fromhex(SEED_HEX)
+    return seed if number == 1 else hashlib.sha256(seed + number.to_bytes(4, "big")).digest()
+
+
+def hand_dealt(table_id: int, number: int, timeout: float = 30.0):
+    """The hand once the Celery worker (in this process) has dealt it."""
+    from games.models import Hand
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        hand = Hand.objects.filter(game__table_id=table_id, number=number).first()
+        if hand is not None:
+            return hand
+        time.sleep(0.2)
+    raise AssertionError(f"hand {number} was not dealt within {timeout} s")
+
+
+def everyone_sees(pages, version, what):
+    for k, page in enumerate(pages):
+        try:
+            wait_version(page, version)
+        except Exception as e:
+            raise AssertionError(f"page {k} does not show {what} (version {version})") from e
+
+
+def test_four_players_play_a_whole_game(
     asgi_live_server, browser, celery_worker, settings, django_user_model
 ):
+    from games.models import Table
+
     settings.OKEY_TEST_SEED_HEX = SEED_HEX
     server = asgi_live_server
     users = players_make(django_user_model, 4)
+    names = [u.profile.display_name for u in users]
     pages = [sign_in(browser, server, u) for u in users]
     for page in pages:
         page.goto(server.url + "/")
 
-    # the manager opens a table; the others see it appear in their lobby without reloading
+    # the manager opens a two-hand table; the others see it appear in their lobby and sit
     manager = pages[0]
+    manager.locator("#id_hand_limit").fill("2")
     manager.locator(".create-form button[type=submit]").click()
     manager.wait_for_url("**/table/*/")
     table_url = manager.url
+    table_id = int(table_url.rstrip("/").rsplit("/", 1)[1])
     for i, page in enumerate(pages[1:], start=1):
         sit = page.locator(".table-item form button").first
         expect(sit).to_be_visible()
@@ -94,44 +128,66 @@ def test_four_players_play_a_hand_to_a_finish(
     start.click()
     for page in pages:
         expect(page.locator(".start-countdown")).to_be_visible()
-    for i, page in enumerate(pages):
-        table_ready(page, 15 if i == 0 else 14, timeout=25_000)
 
-    moves, final = plan_hand(bytes.fromhex(SEED_HEX))
-    version = version_of(manager)
-    for n, move in enumerate(moves):
-        mover = pages[move["seat"]]
-        move_make(mover, move, n)
-        version += 1
-        for page in pages + [twin]:
-            wait_version(page, version)
-        if move["kind"] == "discard":
-            for page in pages:
-                top = page.locator(f'.pile[data-seat="{move["seat"]}"] .pile-top .tile')
-                expect(top).to_have_attribute("data-tile", move["tile"])
-        assert layout_of(twin) and sorted(filter(None, layout_of(twin))) == sorted(
-            filter(None, layout_of(pages[0]))
-        )
+    counts = [20] * 4
+    number, n = 1, 0
+    while True:
+        hand = hand_dealt(table_id, number)
+        assert bytes(hand.seed) == hand_seed(number)
+        for i, page in enumerate(pages):
+            expect(page.locator(f'#rack-data[data-hand="{hand.pk}"]')).to_have_count(1)
+            table_ready(page, 15 if i == hand.first_seat else 14)
+        moves, final = plan_hand(hand_seed(number), first_seat=hand.first_seat)
+        version = version_of(manager)
+        for move in moves:
+            move_make(pages[move["seat"]], move, n)
+            n += 1
+            version += 1
+            everyone_sees(pages + [twin], version, f"hand {number}: {move}")
+            if move["kind"] == "discard":
+                for page in pages:
+                    top = page.locator(f'.pile[data-seat="{move["seat"]}"] .pile-top .tile')
+                    expect(top).to_have_attribute("data-tile", move["tile"])
+            assert sorted(filter(None, layout_of(twin))) == sorted(
+                filter(None, layout_of(pages[0]))
+            )
 
-    finisher = final.result.finisher
-    assert final.result.kind is not None
+        counts = [c + d for c, d in zip(counts, final.result.deltas, strict=True)]
+        for page in pages:
+            result = page.locator(".board .result")
+            expect(result).to_be_visible()
+            if not final.result.void:
+                expect(result).to_contain_text(names[final.result.finisher])
+            expect(result.locator(".seed code")).to_have_text(hand_seed(number).hex())
+            expect(result.locator(".result-rack")).to_have_count(4)  # every rack revealed
+            shown = [
+                int(page.locator(f'.seat[data-seat="{s}"] .seat-count').inner_text().split()[-1])
+                for s in range(4)
+            ]
+            assert shown == counts
+        if Table.objects.get(pk=table_id).status == Table.Status.FINISHED:
+            break
+        number += 1
+
+    # the end of the game: places and rating points on every page and on the profiles
+    game = Table.objects.get(pk=table_id).game
+    assert game.results["hands"] == 2
     for page in pages:
-        result = page.locator(".board .result")
-        expect(result).to_be_visible()
-        expect(result).to_contain_text(users[finisher].profile.display_name)
-        expect(result.locator(".seed code")).to_have_text(SEED_HEX)
-        # every rack is shown at the end
-        assert result.locator(".result-rack").count() == 4
-    # the finisher's count went down by V, everyone else's up by V
-    v = final.result.value
-    counts = [
-        int(pages[0].locator(f'.seat[data-seat="{s}"] .seat-count').inner_text().split()[-1])
-        for s in range(4)
-    ]
-    assert counts == [20 - v if s == finisher else 20 + v for s in range(4)]
-
-    # anyone can check the revealed seed against the commitment
-    pages[1].locator(".board .result .seed a").click()
+        expect(page.locator("#result-title")).to_be_visible()
+        rows = page.locator(".result table").first.locator("tbody tr")
+        expect(rows).to_have_count(4)
+        first = rows.first.locator("td")
+        assert first.nth(0).inner_text() == "1"
+        assert first.nth(1).inner_text() == names[game.results["places"].index(1)]
+    for user, points in zip(users, game.results["points"], strict=True):
+        user.profile.refresh_from_db()
+        assert user.profile.games_played == 1
+        assert user.profile.rating_points == round(points)
+    # the finished table has left the lobby
+    pages[2].goto(server.url + "/")
+    expect(pages[2].locator(f'.table-item[data-table="{table_id}"]')).to_have_count(0)
+    # anyone can check a revealed seed against the commitment
+    pages[1].goto(f"{table_url}hand/1/verify/")
     expect(pages[1].locator(".verdict.ok")).to_have_count(2)
 
 
