@@ -1,5 +1,7 @@
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
 from django.conf import settings
+from django.contrib.sites.shortcuts import get_current_site
 from django.urls import translate_url
 from django.utils import translation
 
@@ -36,3 +38,13 @@ class AccountAdapter(DefaultAccountAdapter):
             translation.get_language_from_path(url) or settings.LANGUAGE_CODE
         ):
             return translate_url(url, language)
+
+    def send_mail(self, template_prefix, email, context):
+        # As allauth renders it (in the request's language), but sent by a Celery task after
+        # the transaction commits (accounts/tasks.py).
+        from .tasks import email_send_on_commit
+
+        request = allauth_context.request
+        ctx = {"request": request, "email": email, "current_site": get_current_site(request)}
+        ctx.update(context)
+        email_send_on_commit(self.render_mail(template_prefix, email, ctx))

@@ -44,6 +44,12 @@ class TableForm(forms.Form):
     bots_fill = forms.BooleanField(
         label=_("Bots may fill empty seats"), required=False, initial=True
     )
+    bot_strength = forms.ChoiceField(
+        label=_("Bots play"),
+        choices=[("normal", _("well")), ("easy", _("gently"))],
+        initial="normal",
+        required=False,
+    )
     private = forms.BooleanField(
         label=_("Private (invite only: not listed in the lobby)"),
         required=False,
@@ -54,6 +60,7 @@ class TableForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
+        data["bot_strength"] = data.get("bot_strength") or "normal"
         if data.get("mode") == "esli" and data.get("seats") != 4:
             self.add_error("seats", _("Eşli Okey is played by four players."))
             return data

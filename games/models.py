@@ -95,6 +95,13 @@ class Game(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
     results = models.JSONField(null=True, blank=True)  # places, rating points, counts
+    # When the server must act next at this table (the deal after the start countdown, a turn
+    # that runs out, a bot's move, the next deal, the game's results); kept by table_bump
+    # (games.services.deadlines) so that the periodic sweep finds whatever a lost task left.
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["deadline"], name="game_deadline")]
 
     def __str__(self):
         return f"game of table {self.table_id} v{self.version}"

@@ -37,6 +37,13 @@ def player_name(user) -> str:
     return name or user.get_username().split("@")[0]
 
 
+def seat_name(seat) -> str:
+    """A person's name, "Bot 3" for a bot on seat 3, "" for an empty seat."""
+    if seat.user_id:
+        return player_name(seat.user)
+    return _("Bot %(n)d") % {"n": seat.index + 1} if seat.is_bot else ""
+
+
 def finish_label(kind: str | None) -> str:
     return {
         "normal": _("normal finish"),
@@ -104,7 +111,9 @@ def table_view(table: Table, user, *, chat: bool = True) -> dict:
         "status": table.status,
         "start_at": epoch_ms(table.start_at) if table.status == Table.Status.STARTING else None,
         "can_start": table.status == Table.Status.OPEN
-        and all(s.user_id or s.is_bot for s in seats),
+        and (bool(opts.get("bots_fill", True)) or all(s.user_id or s.is_bot for s in seats)),
+        "bots_fill": bool(opts.get("bots_fill", True)),
+        "results_pending": game.status == "over" and not game.results,
         "hand": None,
         "rack": None,
         "can": [],
@@ -115,12 +124,16 @@ def table_view(table: Table, user, *, chat: bool = True) -> dict:
     ctx["seats"] = _seats(seats, me, view, gstate, table)
     # Eşli teams, reserved seats and the manager's invites (issue 6)
     invite_selectors.seats_mark_reserved(table, ctx["seats"])
+    if any(s["reserved"] for s in ctx["seats"]):
+        ctx["can_start"] = False  # an invited player is waited for (services.invites)
     ctx["teams"] = teams.teams_view(table, ctx["seats"], gstate, me)
     for s in ctx["seats"]:
         s["team_name"] = ctx["teams"][teams.team_of(s["index"])]["name"] if ctx["teams"] else ""
     ctx["invites"] = invite_selectors.invites_panel(table, user, ctx["seats"])
     if view is not None:
         ctx["hand"] = _hand(table, hand, view, opts)
+        if any(s["is_turn"] and s["is_bot"] for s in ctx["seats"]):
+            ctx["hand"]["deadline"] = None  # a bot's pause is no clock to watch
         ctx["rack"] = view["rack"]
         ctx["can"] = view["can"]
         if hand.over:
@@ -143,7 +156,7 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
         row = {
             "index": s.index,
             "number": s.index + 1,
-            "name": player_name(s.user) if s.user else (_("Bot") if s.is_bot else ""),
+            "name": seat_name(s),
             "empty": s.user_id is None and not s.is_bot,
             "is_bot": s.is_bot,
             "away": s.away,
@@ -180,8 +193,9 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
 
 def _hand(table: Table, hand: Hand, view: dict, opts: dict) -> dict:
     deadline = None
-    if view["phase"] != "over" and hand.turn_started is not None:
-        deadline = epoch_ms(hand.turn_started) + int(opts.get("turn_seconds", 30)) * 1000
+    if view["phase"] != "over":
+        # when the server plays for the seat on turn (games.services.deadlines)
+        deadline = epoch_ms(table.game.deadline)
     return {
         "id": hand.pk,
         "number": hand.number,
@@ -258,6 +272,7 @@ def _game_result(results: dict, seats: list[dict]) -> dict:
         for s in seats
     ]
     rows.sort(key=lambda r: (r["place"], r["team"] or "", r["count"]))
+    # Eşli: table_view adds the teams (names, totals, the winner) from games.teams
     return {"rows": rows, "hands": results["hands"], "teams": results.get("teams")}
 
 
@@ -320,7 +335,7 @@ def lobby_tables(user) -> list[dict]:
                     {
                         "index": s.index,
                         "number": s.index + 1,
-                        "name": player_name(s.user) if s.user else "",
+                        "name": seat_name(s),
                         "free": s.user_id is None
                         and not s.is_bot
                         and (t.pk, s.index) not in reserved,

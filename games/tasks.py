@@ -1,6 +1,8 @@
 """Celery tasks: thin, each carries the version it expects and does nothing if the table moved on.
 
-A late or repeated delivery is therefore harmless, and nothing relies on revoke().
+A late or repeated delivery is therefore harmless, and nothing relies on revoke(). The timed
+ones are sent by games.services.deadlines when a change commits; the sweep (beat, every few
+seconds, CELERY_BEAT_SCHEDULE) does whatever a lost task left undone.
 """
 
 from celery import shared_task
@@ -10,9 +12,29 @@ from games import services
 
 @shared_task
 def game_start_task(table_id: int, expected_version: int) -> bool:
+    """The deal, when the start countdown ends."""
     return services.game_start(table_id=table_id, expected_version=expected_version)
 
 
 @shared_task
+def turn_due_task(table_id: int, expected_version: int) -> bool:
+    """A turn that is due: a bot's move, an away seat, or a person's timeout."""
+    return services.turn_due_play(table_id=table_id, expected_version=expected_version)
+
+
+@shared_task
 def hand_next_task(table_id: int, expected_version: int) -> bool:
+    """The next deal, after the pause that follows a hand (void or not)."""
     return services.hand_next(table_id=table_id, expected_version=expected_version)
+
+
+@shared_task
+def game_end_task(table_id: int, expected_version: int) -> bool:
+    """The results of a game whose last hand ended, and its players' profiles."""
+    return services.game_results_record(table_id=table_id, expected_version=expected_version)
+
+
+@shared_task
+def sweep_task() -> int:
+    """Whatever is overdue at any table (a task that was lost)."""
+    return services.sweep_run()

@@ -11,6 +11,8 @@ urlpatterns = [
     path("table/<int:table_id>/leave/", views.table_leave, name="leave"),
     path("table/<int:table_id>/start/", views.table_start, name="start"),
     path("table/<int:table_id>/move/", views.table_move, name="move"),
+    path("table/<int:table_id>/back/", views.table_back, name="back"),
+    path("table/<int:table_id>/bot/", views.table_bot, name="bot"),
     path("table/<int:table_id>/arrange/", views.rack_arrange, name="arrange"),
     path("table/<int:table_id>/hand/<int:number>/verify/", views.hand_verify, name="verify"),
     # invites and team names (issue 6)

@@ -39,7 +39,10 @@ def table_new(request):
     form = TableForm(request.POST)
     if form.is_valid():
         try:
-            table = services.table_create(manager=request.user, options=form.cleaned_data)
+            if request.POST.get("bots"):  # "Watch four bots play": bots on every seat
+                table = services.bot_table_create(manager=request.user, options=form.cleaned_data)
+            else:
+                table = services.table_create(manager=request.user, options=form.cleaned_data)
         except ServiceError as e:
             form.add_error(None, e.message)
         else:
@@ -120,6 +123,33 @@ def table_start(request, table_id):
         return _refusal(request, table_id, e)
     if request.htmx:
         return HttpResponse(status=204)  # the countdown reaches every page through its socket
+    return redirect("games:table", table_id)
+
+
+@login_required
+@require_POST
+def table_back(request, table_id):
+    """ "I'm back": the player's away seat is theirs to play again."""
+    try:
+        services.seat_back(table_id=table_id, user=request.user)
+    except ServiceError as e:
+        return _refusal(request, table_id, e)
+    if request.htmx:
+        return HttpResponse(status=204)  # the new view reaches every page through its socket
+    return redirect("games:table", table_id)
+
+
+@login_required
+@require_POST
+def table_bot(request, table_id):
+    """The manager seats a bot on a free seat (action=add) or frees a bot's seat (remove)."""
+    change = services.bot_remove if request.POST.get("action") == "remove" else services.bot_add
+    try:
+        change(table_id=table_id, user=request.user, index=_seat_index(request.POST.get("seat")))
+    except ServiceError as e:
+        return _refusal(request, table_id, e)
+    if request.htmx:
+        return HttpResponse(status=204)
     return redirect("games:table", table_id)
 
 

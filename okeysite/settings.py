@@ -143,6 +143,18 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The sweep does whatever a lost task left undone at any table (games.services.sweep). A sweep
+# not started within its own period is dropped: the next one does the same work.
+OKEY_SWEEP_SECONDS = env.float("OKEY_SWEEP_SECONDS", default=3.0)
+CELERY_BEAT_SCHEDULE = {
+    "tables-sweep": {
+        "task": "games.tasks.sweep_task",
+        "schedule": OKEY_SWEEP_SECONDS,
+        "options": {"expires": OKEY_SWEEP_SECONDS},
+    },
+}
+# A bot's pause before its turn, in seconds (low, high): human-like, a little different each turn.
+OKEY_BOT_PAUSE = (0.8, 2.5)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- auth / accounts --------------------------------------------------------------------------

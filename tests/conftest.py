@@ -46,3 +46,30 @@ def _cache_clear():
 
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture
+def celery_eager():
+    """Celery tasks run in the caller, at once (tasks without a time: e-mail). Timed table tasks
+    are not sent in this mode (games/services/deadlines.py): drive those with the sweep."""
+    from okeysite.celery import app
+
+    before = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    yield app
+    app.conf.task_always_eager, app.conf.task_eager_propagates = before
+
+
+@pytest.fixture
+def commit_per_request(monkeypatch):
+    """Each test-client request runs the on-commit callbacks it registered when it returns, as
+    its own commits would outside the test's transaction (tasks sent after commit, e-mail)."""
+    from django.test import Client, TestCase
+
+    request = Client.request
+
+    def request_and_commit(self, **kwargs):
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            return request(self, **kwargs)
+
+    monkeypatch.setattr(Client, "request", request_and_commit)

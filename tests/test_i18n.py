@@ -17,12 +17,23 @@ def po_entries(path: Path) -> list[tuple[str, str, bool]]:
         for line in block.splitlines():
             if line.startswith("#,") and "fuzzy" in line:
                 fuzzy = True
+            elif line.startswith("msgctxt "):
+                # as gettext stores it: context, EOT, message
+                target = ids
+                ids.append(ast.literal_eval(line[8:]) + "\x04")
             elif line.startswith("msgid "):
                 target = ids
                 ids.append(ast.literal_eval(line[6:]))
             elif line.startswith("msgstr "):
                 target = strs
                 strs.append(ast.literal_eval(line[7:]))
+            elif line.startswith("msgid_plural "):
+                target = None  # the singular stands for the entry
+            elif line.startswith("msgstr["):
+                # plural forms: the first one (Turkish has one form for every count)
+                target = strs if line.startswith("msgstr[0] ") else None
+                if target is not None:
+                    strs.append(ast.literal_eval(line[10:]))
             elif line.startswith('"') and target is not None:
                 target.append(ast.literal_eval(line))
         if ids and "".join(ids):

@@ -7,8 +7,7 @@ from games import engine
 from games.models import Game, Hand, Table
 
 from . import seeds
-from .ratings import profiles_update
-from .tables import table_bump, table_lock
+from .tables import seats_fill_with_bots, table_bump, table_lock
 
 # Pause between a hand's end and the next deal, so that everyone can read the result.
 NEXT_HAND_SECONDS = 12
@@ -36,14 +35,24 @@ def game_start(*, table_id, expected_version) -> bool:
         game, table = table_lock(table_id)
         if game.version != expected_version or table.status != Table.Status.STARTING:
             return False
+        if table.seats.filter(user__isnull=True, is_bot=False).exists():
+            # a seat emptied during the countdown (an account deleted): a bot takes it if the
+            # table allows, else the start is called off and the manager may start again
+            if table.options.get("bots_fill", True):
+                seats_fill_with_bots(table)
+            else:
+                table.status, table.start_at = Table.Status.OPEN, None
+                table.save(update_fields=["status", "start_at"])
+                table_bump(game, lobby=True)
+                return False
         options = engine.TableOptions.from_dict(table.options)
         first = seeds.first_seat(options.seats)
         game.state = engine.game_to_dict(engine.game_new(options, first))
         game.status, game.started = Game.Status.PLAYING, timezone.now()
-        hand_deal(game, options, first, number=1)
+        hand = hand_deal(game, options, first, number=1)
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status"])
-        table_bump(game, lobby=True)
+        table_bump(game, lobby=True, hand=hand)
         return True
 
 
@@ -57,25 +66,16 @@ def hand_next(*, table_id, expected_version) -> bool:
         state = engine.game_from_dict(game.state)
         if last is None or not last.over or state.over:
             return False
-        hand_deal(game, state.options, state.next_first_seat, number=last.number + 1)
-        table_bump(game)
+        hand = hand_deal(game, state.options, state.next_first_seat, number=last.number + 1)
+        table_bump(game, hand=hand)
         return True
 
 
-def game_finish(game: Game, table: Table, state) -> None:
-    """Record places and rating points (caller holds the lock and bumps the version)."""
-    places = engine.game_places(state)
-    points = engine.game_rating_points(state)
-    game.results = {
-        "places": list(places),
-        "points": list(points),
-        "counts": list(state.counts),
-        "hands": state.hands_played,
-    }
-    if state.options.mode == "esli":
-        game.results["teams"] = list(engine.team_totals(state))
-    game.status, game.ended = Game.Status.OVER, timezone.now()
+def game_finish(game: Game, table: Table, state, now=None) -> None:
+    """The last hand has ended (caller holds the lock and bumps the version): the game is over.
+    Its results and the players' profiles follow at once in a task (games.services.results),
+    which the bump's deadline sends."""
+    game.status, game.ended = Game.Status.OVER, now or timezone.now()
+    game.results = None
     table.status = Table.Status.FINISHED
     table.save(update_fields=["status"])
-    if state.hands_played:  # only staff can end a game before its first hand: nothing to rate
-        profiles_update(game, table, places, points, state.counts)

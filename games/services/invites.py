@@ -6,18 +6,17 @@ dies. A live invite (sent and not expired) reserves its seat: nobody else, perso
 there until it is accepted, cancelled or expires. On a private table only invited players (and
 the manager) may sit at all.
 
-The e-mail is written in the inviter's language and sent only after the transaction commits.
+The e-mail is written in the inviter's language and sent by the e-mail task after the transaction
+commits (accounts.tasks.email_send_on_commit).
 """
 
 import hashlib
-import logging
 import secrets
 from datetime import timedelta
-from functools import partial
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.core.validators import validate_email
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -29,8 +28,6 @@ from games.models import Invite, Seat, Table
 
 from .errors import ServiceError
 from .tables import table_bump, table_lock
-
-logger = logging.getLogger(__name__)
 
 INVITE_HOURS_DEFAULT = 48
 INVITES_PER_HOUR = 20  # e-mails one manager may send in an hour, resends included
@@ -68,6 +65,20 @@ def seat_refusal(table: Table, seat: Seat, user) -> ServiceError | None:
             "private", _("This table is private: only invited players may sit down.")
         )
     return None
+
+
+def reserved_refusal(table: Table) -> ServiceError | None:
+    """Why the game cannot start yet: a seat that an invite keeps is still empty."""
+    waiting = sorted(
+        i for i in seats_reserved(table) if table.seats.filter(index=i, user__isnull=True).exists()
+    )
+    if not waiting:
+        return None
+    return ServiceError(
+        "seat_invited",
+        _("Seat %(n)d is kept for an invited player: wait for them or cancel the invite.")
+        % {"n": waiting[0] + 1},
+    )
 
 
 def _email_clean(email) -> str:
@@ -183,7 +194,7 @@ def invite_create(*, table_id, inviter, email, seat_index) -> Invite:
         token = _token_new(invite, now)
         invite.save()
         table_bump(game, lobby=True)  # the seat now shows as reserved
-        transaction.on_commit(partial(invite_email_send, invite.pk, token))
+        _email_send(invite, token)
     return invite
 
 
@@ -228,7 +239,7 @@ def invite_resend(*, invite_id, user) -> Invite:
         invite.sends += 1
         invite.save()
         table_bump(game, lobby=True)
-        transaction.on_commit(partial(invite_email_send, invite.pk, token))
+        _email_send(invite, token)
     return invite
 
 
@@ -341,11 +352,10 @@ def invite_url(token: str) -> str:
     return settings.SITE_URL + reverse("games:invite", args=[token])
 
 
-def invite_email_send(invite_id: int, token: str) -> None:
-    """Write the invite e-mail in the inviter's language and send it (after commit)."""
+def invite_email(invite: Invite, token: str) -> EmailMessage:
+    """The invite e-mail, written in the inviter's language."""
     from games.selectors import mode_label, player_name
 
-    invite = Invite.objects.select_related("table", "inviter__profile").get(pk=invite_id)
     table = invite.table
     with translation.override(invite.language):
         partner = (
@@ -363,12 +373,16 @@ def invite_email_send(invite_id: int, token: str) -> None:
             "options": table.options,
             "url": invite_url(token),
             "hours": invite_hours(),
-            "expires_at": invite.expires_at,
         }
         subject = render_to_string("games/email/invite_subject.txt", ctx)
         subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split())
         body = render_to_string("games/email/invite_message.txt", ctx)
-    try:
-        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [invite.email])
-    except Exception:  # the invite stands; the manager can resend it
-        logger.exception("sending invite %s failed", invite_id)
+    return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [invite.email])
+
+
+def _email_send(invite: Invite, token: str) -> None:
+    """Sent by the e-mail task once the transaction commits (accounts/tasks.py): the request
+    does not wait for the mail server, and a failed send is retried by the worker."""
+    from accounts.tasks import email_send_on_commit
+
+    email_send_on_commit(invite_email(invite, token))

@@ -10,7 +10,7 @@ from games import engine
 from games.models import Game, Hand, Move, Seat
 
 from .errors import ServiceError, engine_error
-from .hands import NEXT_HAND_AFTER_VOID_SECONDS, NEXT_HAND_SECONDS, game_finish
+from .hands import game_finish
 from .tables import table_bump, table_lock, version_check
 
 MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
@@ -122,7 +122,12 @@ def move_submit(
             hand.turn_started = now
         outcome = _hand_end(game, table, hand, new, now) if new.phase == "over" else {}
         hand.save()
-        version = table_bump(game, lobby=outcome.get("game_over", False))
+        if not auto and (row.away or row.timeouts_in_row):
+            # the player acted: they are back (before the bump, which sets their turn's time)
+            row.away, row.timeouts_in_row = False, 0
+            row.save(update_fields=["away", "timeouts_in_row"])
+        # the bump also sets the table's next deadline: this turn's, the next deal, the results
+        version = table_bump(game, lobby=outcome.get("game_over", False), hand=hand)
         Move.objects.create(
             hand=hand,
             seq=hand.version,
@@ -134,15 +139,6 @@ def move_submit(
             version=version,
             idempotency_key=key,
         )
-        if not auto and (row.away or row.timeouts_in_row):
-            row.away, row.timeouts_in_row = False, 0
-            row.save(update_fields=["away", "timeouts_in_row"])
-        if outcome.get("next_in") is not None:
-            from games.tasks import hand_next_task
-
-            hand_next_task.apply_async_on_commit(
-                args=(table.pk, version), countdown=outcome["next_in"]
-            )
         return MoveOutcome(
             version=version,
             seq=hand.version,
@@ -153,13 +149,13 @@ def move_submit(
 
 
 def _hand_end(game: Game, table, hand: Hand, new, now) -> dict:
-    """Apply a finished or void hand to the game; the game ends or the next deal is scheduled."""
+    """Apply a finished or void hand to the game: the game ends (its results follow in a task),
+    or the next deal follows after a pause (both are deadlines, see games.services.deadlines)."""
     hand.over, hand.ended = True, now
     hand.result = engine.hand_to_dict(new)["result"]
     state = engine.game_apply_hand(engine.game_from_dict(game.state), new.result)
     game.state = engine.game_to_dict(state)
     if state.over:
-        game_finish(game, table, state)
+        game_finish(game, table, state, now)
         return {"game_over": True}
-    pause = NEXT_HAND_AFTER_VOID_SECONDS if new.result.void else NEXT_HAND_SECONDS
-    return {"next_in": pause}
+    return {}

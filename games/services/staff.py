@@ -22,6 +22,7 @@ from games.models import Game, Hand, Invite, Seat, StaffAction, Table
 
 from .errors import ServiceError
 from .hands import game_finish, hand_deal
+from .results import results_write
 from .tables import table_bump, table_lock
 
 REASON_MAX = 200
@@ -102,7 +103,8 @@ def table_close(*, table_id, staff, reason="") -> StaffAction:
 def seat_remove(*, seat_id, staff, reason="") -> StaffAction:
     """Take a player out of their seat. Before the start the seat is simply free again; during a
     game a bot takes the seat over if the table allows bots, else the seat is marked away and the
-    timeouts play for it."""
+    timeouts play for it: the version bump works out the table's next deadline (a bot's pause,
+    or at once for an away seat) and sends its task (games.services.deadlines)."""
     _staff_check(staff)
     seat = Seat.objects.filter(pk=seat_id).first() if isinstance(seat_id, int) else None
     if seat is None:
@@ -119,7 +121,7 @@ def seat_remove(*, seat_id, staff, reason="") -> StaffAction:
         seat.user, seat.timeouts_in_row = None, 0
         if table.status == Table.Status.PLAYING:
             if table.options.get("bots_fill", True):
-                seat.is_bot, details["taken_over_by"] = True, "bot"
+                seat.is_bot, seat.away, details["taken_over_by"] = True, False, "bot"
             else:
                 seat.away, details["taken_over_by"] = True, "timeouts"
         else:
@@ -177,6 +179,7 @@ def game_end(*, table_id, staff, reason="") -> StaffAction:
         gstate = replace(gstate, over=True)
         game.state = engine.game_to_dict(gstate)
         game_finish(game, table, gstate)
+        results_write(game, table)  # at once, not by the end task: the staff see them
         table_bump(game, lobby=True)
         details["results"] = game.results
         return _record(game, table, staff, StaffAction.Kind.GAME_END, reason, before, details)

@@ -37,10 +37,19 @@ def version_check(game: Game, expected_version) -> None:
         )
 
 
-def table_bump(game: Game, *, lobby: bool = False) -> int:
-    """Count one visible change and broadcast it once the transaction commits."""
+def table_bump(game: Game, *, lobby: bool = False, hand=None) -> int:
+    """Count one visible change and broadcast it once the transaction commits.
+
+    The server's next action at the table is worked out again (``deadline_arm``): pass the
+    current ``hand`` when the caller has it, to spare a query.
+    """
+    from .deadlines import deadline_arm
+
     game.version += 1
-    game.save(update_fields=["version", "state", "status", "started", "ended", "results"])
+    deadline_arm(game, hand=hand)
+    game.save(
+        update_fields=["version", "state", "status", "started", "ended", "results", "deadline"]
+    )
     transaction.on_commit(partial(broadcast.table_changed, game.table_id, game.version))
     if lobby:
         transaction.on_commit(broadcast.lobby_changed)
@@ -104,19 +113,23 @@ def seat_leave(*, table_id, user) -> int:
         if table.status not in (Table.Status.OPEN, Table.Status.STARTING):
             raise ServiceError("game_on", _("The game is on: you cannot leave your seat now."))
         seat.user = None
-        seat.save(update_fields=["user"])
+        people_left = table.seats.filter(user__isnull=False).exclude(pk=seat.pk).exists()
         if table.status == Table.Status.STARTING:
-            table.status, table.start_at = Table.Status.OPEN, None
-        if not table.seats.filter(user__isnull=False).exists():
-            table.status = Table.Status.CLOSED
+            # During the countdown a bot takes the seat when the table lets bots fill seats,
+            # and the game starts on time; otherwise the start is called off.
+            if people_left and table.options.get("bots_fill", True):
+                seat.is_bot = True
+            else:
+                table.status, table.start_at = Table.Status.OPEN, None
+        seat.save(update_fields=["user", "is_bot"])
+        if not people_left:
+            table.status, table.start_at = Table.Status.CLOSED, None
         table.save(update_fields=["status", "start_at"])
         return table_bump(game, lobby=True)
 
 
 def table_start(*, table_id, user, expected_version=None) -> int:
     """The manager's Start: the deal follows START_SECONDS later, through games.tasks."""
-    from games.tasks import game_start_task
-
     with transaction.atomic():
         game, table = table_lock(table_id)
         version_check(game, expected_version)
@@ -124,11 +137,32 @@ def table_start(*, table_id, user, expected_version=None) -> int:
             raise ServiceError("not_manager", _("Only the table manager can start the game."))
         if table.status != Table.Status.OPEN:
             raise ServiceError("not_open", _("This game has already started."))
-        if table.seats.filter(user__isnull=True, is_bot=False).exists():
-            raise ServiceError("seats_empty", _("Every seat must be taken before the start."))
-        table.status = Table.Status.STARTING
-        table.start_at = timezone.now() + timedelta(seconds=START_SECONDS)
-        table.save(update_fields=["status", "start_at"])
-        version = table_bump(game, lobby=True)
-        game_start_task.apply_async_on_commit(args=(table.pk, version), countdown=START_SECONDS)
-        return version
+        return countdown_begin(game, table)
+
+
+def seats_fill_with_bots(table: Table) -> int:
+    """Bots take the table's empty seats (caller holds the lock), except seats that an invite
+    keeps for a person; how many they took."""
+    from .invites import seats_reserved
+
+    empty = table.seats.filter(user__isnull=True, is_bot=False)
+    return empty.exclude(index__in=list(seats_reserved(table))).update(is_bot=True, away=False)
+
+
+def countdown_begin(game: Game, table: Table) -> int:
+    """Start the 10-second countdown (caller holds the lock and has checked who may). Empty
+    seats get bots when the table lets them (option bots_fill), else the start is refused. The
+    deal is the deadline's task (games.services.deadlines), or the sweep's if that is lost."""
+    from .invites import reserved_refusal
+
+    refusal = reserved_refusal(table)  # invited players are waited for, not replaced by bots
+    if refusal is not None:
+        raise refusal
+    if table.options.get("bots_fill", True):
+        seats_fill_with_bots(table)
+    elif table.seats.filter(user__isnull=True, is_bot=False).exists():
+        raise ServiceError("seats_empty", _("Every seat must be taken before the start."))
+    table.status = Table.Status.STARTING
+    table.start_at = timezone.now() + timedelta(seconds=START_SECONDS)
+    table.save(update_fields=["status", "start_at"])
+    return table_bump(game, lobby=True)

@@ -17,3 +17,9 @@ def player(db):
 def player_client(client, player):
     client.force_login(player)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _mail_by_task(celery_eager, commit_per_request):
+    """Mail is sent by a Celery task after commit (accounts/tasks.py): here the task runs at
+    once, when the request's transaction would have committed."""

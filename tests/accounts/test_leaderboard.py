@@ -25,7 +25,7 @@ def make_player(name, points=0, games=0, wins=0):
 
 
 def names_in_order(html):
-    return re.findall(r'<a href="/profile/\d+/">([^<]+)</a></td>', html)
+    return re.findall(r'<a href="(?:/en)?/profile/\d+/">([^<]+)</a></td>', html)
 
 
 def test_players_by_rating_points_then_wins(client):

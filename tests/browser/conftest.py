@@ -21,6 +21,9 @@ page
     A fresh context and page per test (desktop size); a screenshot goes to
     test-artifacts/<test name>.png when the test fails. Open more pages for more players with
     `browser.new_context()`.
+celery_worker
+    A Celery worker thread in the test process for the tasks the server sends (e-mail goes to
+    the server's mail directory, so .emails() sees it).
 
 Mark browser tests with @pytest.mark.browser; they run after all others (tests/conftest.py).
 """
@@ -178,6 +181,22 @@ def asgi_live_server(_asgi_live_server_process, transactional_db, request):
             log.seek(log_start)
             sys.stderr.write("---- daphne log during the test ----\n")
             sys.stderr.write(log.read().decode(errors="replace"))
+
+
+@pytest.fixture
+def celery_worker(asgi_live_server, settings):
+    """A Celery worker in this process (a thread) on the session's Redis, for the tasks the live
+    server sends: deals after countdowns, turns, e-mail (written where .emails() reads them).
+    Tasks left in the queue by earlier tests are purged first."""
+    from celery.contrib.testing.worker import start_worker
+
+    from okeysite.celery import app
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(asgi_live_server.mail_dir)
+    app.control.purge()
+    with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+        yield app
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,11 @@ from .plans import plan_move
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _eager(celery_eager):
+    """Tasks sent after commit stay in the test (timed table tasks are not sent in this mode)."""
+
+
 @pytest.fixture
 def staff(django_user_model):
     """A staff member (not a superuser) with the rights the actions need."""

@@ -97,6 +97,8 @@ def test_team_counting_over_a_whole_game(esli_game, users):
             assert [r["delta"] for r in rows] == [deltas[0] + deltas[2], deltas[1] + deltas[3]]
             assert [r["total"] for r in rows] == [counts[0] + counts[2], counts[1] + counts[3]]
         if game.status == Game.Status.OVER:
+            # the results and the profiles follow in the end task (games.services.results)
+            assert services.game_results_record(table_id=table.pk, expected_version=game.version)
             break
         assert services.hand_next(table_id=table.pk, expected_version=version_of(table))
     # with the fixed seed: void hands, finishes and shows of the indicator all happen

@@ -26,6 +26,11 @@ def token_in(message) -> str:
     return re.search(r"/invite/([A-Za-z0-9_-]+)/", message.body).group(1)
 
 
+@pytest.fixture(autouse=True)
+def _mail_by_task(celery_eager):
+    """E-mail goes out by the Celery task after commit (accounts/tasks.py): run it at once."""
+
+
 @pytest.fixture
 def esli(users, in_memory_layer):
     """An Eşli table: the manager (users[0]) sits at seat 1; seats 2 to 4 are free."""
@@ -78,15 +83,16 @@ def test_invite_reserves_the_seat_and_mails_a_single_use_link(esli, users, setti
 def test_the_email_is_written_in_the_inviters_language(esli, users):
     users[0].profile.language = "tr"
     users[0].profile.save()
-    invite(esli, "turkish@example.com", seat=1)
+    invite(esli, "turkish@example.com", seat=2)  # the manager's partner
     tr = mail.outbox[-1]
     users[0].profile.language = "en"
     users[0].profile.save()
-    invite(esli, "english@example.com", seat=2)
+    invite(esli, "english@example.com", seat=1)  # an opponent
     en = mail.outbox[-1]
-    assert "invites you to Okey table" in en.subject and "/invite/" in en.body
-    assert "Eşli Okey" in en.body and "partner" in en.body
-    assert "masasına davet ediyor" in tr.subject
+    assert "invites you to Okey table" in en.subject and "/en/invite/" in en.body
+    assert "Eşli Okey" in en.body and "seat 2 is kept for you" in en.body
+    assert "as the partner of" not in en.body
+    assert "masasına davet ediyor" in tr.subject and "3. yer size ayrıldı" in tr.body
     assert "partneri" in tr.body and "/en/invite/" not in tr.body
 
 
@@ -343,3 +349,29 @@ def test_closed_table_links_are_refused(esli, users):
     with pytest.raises(ServiceError) as e:
         services.invite_accept(token=token, user=users[2])
     assert e.value.code == "not_open"
+
+
+# --- bots ---------------------------------------------------------------------------------------
+
+
+def test_bots_do_not_take_a_reserved_seat_at_the_start(esli, users):
+    inv, token = invite(esli, seat=2)
+    with pytest.raises(ServiceError) as e:
+        services.table_start(table_id=esli.pk, user=users[0])
+    assert e.value.code == "seat_invited" and "3" in str(e.value.message)
+    assert not esli.seats.filter(is_bot=True).exists()
+    with pytest.raises(ServiceError) as e:
+        services.bot_add(table_id=esli.pk, user=users[0], index=2)
+    assert e.value.code == "seat_reserved"
+    # once the invited player sits, bots fill the other seats at the start
+    services.invite_accept(token=token, user=users[2])
+    services.table_start(table_id=esli.pk, user=users[0])
+    seats = {s.index: (s.user, s.is_bot) for s in esli.seats.all()}
+    assert seats == {0: (users[0], False), 1: (None, True), 2: (users[2], False), 3: (None, True)}
+
+
+def test_a_cancelled_invite_lets_bots_fill_its_seat(esli, users):
+    inv, _ = invite(esli, seat=2)
+    services.invite_cancel(invite_id=inv.pk, user=users[0])
+    services.table_start(table_id=esli.pk, user=users[0])
+    assert esli.seats.filter(is_bot=True).count() == 3

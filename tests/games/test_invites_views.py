@@ -7,7 +7,6 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.test import TestCase
 from django.urls import reverse
 from django.utils import timezone
 
@@ -21,8 +20,9 @@ PASSWORD = "mavi-okey-masasi-7"
 PARTNER = "partner@example.com"
 
 
-def committed():
-    return TestCase.captureOnCommitCallbacks(execute=True)
+@pytest.fixture(autouse=True)
+def _mail_by_task(celery_eager, commit_per_request):
+    """Each request's on-commit work runs when it returns; the e-mail task runs at once."""
 
 
 @pytest.fixture
@@ -39,10 +39,7 @@ def path_of(url: str) -> str:
 
 
 def send_from_page(client, table, email=PARTNER, seat=2):
-    with committed():
-        return client.post(
-            reverse("games:invite_new", args=[table.pk]), {"email": email, "seat": seat}
-        )
+    return client.post(reverse("games:invite_new", args=[table.pk]), {"email": email, "seat": seat})
 
 
 def test_the_manager_invites_from_the_table_page_and_sees_the_state(client, esli, users):
@@ -55,8 +52,7 @@ def test_the_manager_invites_from_the_table_page_and_sees_the_state(client, esli
     page = client.get(response.url).content.decode()
     assert PARTNER in page and "invite--sent" in page
     inv = Invite.objects.get()
-    with committed():
-        client.post(reverse("games:invite_resend", args=[esli.pk, inv.pk]))
+    client.post(reverse("games:invite_resend", args=[esli.pk, inv.pk]))
     assert len(mail.outbox) == 2
     client.post(reverse("games:invite_cancel", args=[esli.pk, inv.pk]))
     page = client.get(reverse("games:table", args=[esli.pk])).content.decode()

@@ -338,9 +338,12 @@ def test_the_last_hand_ends_the_game_with_places_and_rating_points(
 ):
     from .conftest import game_started, table_full
 
-    scheduled, lobby = [], []
+    scheduled, ending, lobby = [], [], []
     monkeypatch.setattr(
         tasks.hand_next_task, "apply_async", lambda args, countdown: scheduled.append(args)
+    )
+    monkeypatch.setattr(
+        tasks.game_end_task, "apply_async", lambda args, countdown: ending.append(args)
     )
     monkeypatch.setattr("games.broadcast.lobby_changed", lambda: lobby.append(1))
     table = game_started(table_full(users, hand_limit=1))
@@ -348,6 +351,10 @@ def test_the_last_hand_ends_the_game_with_places_and_rating_points(
     with django_capture_on_commit_callbacks(execute=True):
         out = submit(table, users[0], kind="finish", tile="K9")
     assert out.hand_over and out.game_over and scheduled == [] and lobby == [1]
+    # the results and the profiles follow in a task, sent as the last move commits
+    assert ending == [(table.pk, out.version)]
+    assert services.game_results_record(table_id=table.pk, expected_version=out.version)
+    assert not services.game_results_record(table_id=table.pk)  # exactly once
     table.refresh_from_db()
     game = table.game
     assert table.status == "finished" and game.status == "over"
@@ -371,7 +378,8 @@ def test_the_game_end_is_shown_with_places(client, users, fixed_seed):
 
     table = game_started(table_full(users, hand_limit=1))
     state_set(table, rack_of=(0, MELD_RACK), indicator=parse_tile("B9"), okey=parse_tile("B10"))
-    submit(table, users[0], kind="finish", tile="K9")
+    out = submit(table, users[0], kind="finish", tile="K9")
+    services.game_results_record(table_id=table.pk, expected_version=out.version)
     client.force_login(users[2])
     html = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert 'class="result card"' in html and "result-table" in html

@@ -95,7 +95,8 @@ def test_seat_take_refuses_a_stale_version(users):
 
 
 def test_seat_leave_during_the_countdown_stops_it(users):
-    table = table_full(users)
+    # without bots to fill the seat (with them, see tests/games/test_bots.py)
+    table = table_full(users, bots_fill=False)
     services.table_start(table_id=table.pk, user=users[0])
     version = services.seat_leave(table_id=table.pk, user=users[3])
     table.refresh_from_db()
@@ -106,7 +107,8 @@ def test_seat_leave_during_the_countdown_stops_it(users):
 
 
 def test_table_start_is_for_the_manager_with_every_seat_taken(users):
-    table = services.table_create(manager=users[0], options={"seats": 2})
+    # a table whose empty seats bots may not fill (with them, see tests/games/test_bots.py)
+    table = services.table_create(manager=users[0], options={"seats": 2, "bots_fill": False})
     with pytest.raises(ServiceError) as e:
         services.table_start(table_id=table.pk, user=users[0])
     assert e.value.code == "seats_empty"

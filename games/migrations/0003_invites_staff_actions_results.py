@@ -31,7 +31,7 @@ def player_results_backfill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0001_initial"),
+        ("games", "0002_game_deadline"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,66 @@
+"""The end of a game: final counts, places, Düz or Eşli totals and rating points, stored with the
+game, and each person's profile updated exactly once.
+
+The last hand's move only marks the game over; ``game_results_record`` runs right after in a
+task (its deadline is the moment the game ended, see games.services.deadlines), or in the sweep
+if that task was lost. Exactly once: the results are written in the same transaction as the
+profile updates, under the game's lock, and only while the game has none.
+"""
+
+from django.db import transaction
+
+from games import engine
+from games.models import Game
+from games.selectors import player_name
+
+from .ratings import profiles_update
+from .tables import table_bump, table_lock
+
+
+def game_results(state: engine.GameState, seats) -> dict:
+    """What the results page shows: per seat its place, final count and rating points; the team
+    totals in Eşli; and who sat where, as they were when the game ended."""
+    places = engine.game_places(state)
+    points = engine.game_rating_points(state)
+    results = {
+        "places": list(places),
+        "points": list(points),
+        "counts": list(state.counts),
+        "hands": state.hands_played,
+        "players": [
+            # a person's name as it was; a bot's is rendered in the viewer's language
+            {"user": s.user_id, "bot": s.is_bot, "name": player_name(s.user) if s.user_id else ""}
+            for s in sorted(seats, key=lambda s: s.index)
+        ],
+    }
+    if state.options.partnership:
+        results["teams"] = list(engine.team_totals(state))
+    return results
+
+
+def game_results_record(*, table_id, expected_version=None) -> bool:
+    """Store a finished game's results and update its players' profiles; does nothing (False)
+    if the game is not over, already has its results, or moved on from ``expected_version``."""
+    with transaction.atomic():
+        game, table = table_lock(table_id)
+        if expected_version is not None and game.version != expected_version:
+            return False
+        if game.status != Game.Status.OVER or game.results is not None or not game.state:
+            return False
+        if table.status == table.Status.CLOSED:  # closed by staff: not rated (services.staff)
+            return False
+        results_write(game, table)
+        table_bump(game, lobby=True)
+        return True
+
+
+def results_write(game: Game, table) -> None:
+    """Write the results of a game that is over and update its players' profiles (caller holds
+    the lock, has checked there are no results yet, and bumps the version). A game ended by
+    staff before any hand counted is recorded but rates nobody."""
+    state = engine.game_from_dict(game.state)
+    seats = list(table.seats.select_related("user__profile"))
+    game.results = game_results(state, seats)
+    if state.hands_played:
+        r = game.results
+        profiles_update(game, table, r["places"], r["points"], r["counts"])

@@ -1,0 +1,113 @@
+"""The periodic sweep: whatever a lost task left undone, found through Game.deadline."""
+
+from datetime import timedelta
+
+import pytest
+
+from games import engine, services, tasks
+from games.models import Game, Hand, Move, Table
+from games.services.sweep import SWEEP_GRACE
+
+from .conftest import table_full
+from .helpers import current_hand, hand_state, version_of
+from .test_services_moves import state_set
+from .timing import deadline_of, later
+
+pytestmark = pytest.mark.django_db
+
+
+def sweep_at(moment) -> int:
+    return services.sweep_run(now=moment)
+
+
+def test_the_sweep_leaves_a_deadline_to_its_task_for_a_moment(playing):
+    deadline = deadline_of(playing)
+    assert sweep_at(deadline) == 0
+    assert sweep_at(deadline + SWEEP_GRACE - timedelta(milliseconds=1)) == 0
+    assert not Move.objects.exists()
+
+
+def test_the_sweep_plays_a_timeout_whose_task_was_lost(playing):
+    assert sweep_at(deadline_of(playing) + SWEEP_GRACE) == 1
+    move = Move.objects.get()
+    assert move.auto and move.seat == 0 and hand_state(playing).turn == 1
+    # once done, the next deadline is in the future: a second sweep does nothing
+    assert sweep_at(deadline_of(playing) - timedelta(seconds=1)) == 0
+
+
+def test_the_sweep_deals_when_the_start_task_was_lost(users, fixed_seed):
+    table = table_full(users)
+    services.table_start(table_id=table.pk, user=users[0])
+    table.refresh_from_db()
+    assert sweep_at(table.start_at + SWEEP_GRACE) == 1
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and current_hand(table).number == 1
+
+
+def test_a_void_hand_is_dealt_again_by_the_sweep_after_the_pause(playing, users):
+    state = hand_state(playing)
+    services.move_submit(
+        table_id=playing.pk,
+        user=users[0],
+        move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
+        expected_version=version_of(playing),
+    )
+    state_set(playing, stock=state.stock[:1])
+    services.turn_due_play(table_id=playing.pk, now=later())  # seat 2 times out: stock empty
+    hand = current_hand(playing)
+    assert hand.over and hand.result["void"]
+    pause = services.hands.NEXT_HAND_AFTER_VOID_SECONDS
+    assert deadline_of(playing) == hand.ended + timedelta(seconds=pause)
+    assert sweep_at(hand.ended + timedelta(seconds=pause)) == 0  # still the task's moment
+    assert sweep_at(hand.ended + timedelta(seconds=pause) + SWEEP_GRACE) == 1
+    again = current_hand(playing)
+    assert again.number == 2 and again.first_seat == hand.first_seat and not again.over
+
+
+def test_the_sweep_records_the_results_when_the_end_task_was_lost(users, fixed_seed):
+    from .test_tasks_game_end import duz_example
+
+    table, _ = duz_example(users)
+    game = Game.objects.get(table=table)
+    assert game.results is None and game.deadline == game.ended
+    assert sweep_at(game.ended + SWEEP_GRACE) == 1
+    game.refresh_from_db()
+    assert game.results["points"] == [2, 4, -3, -3] and game.deadline is None
+
+
+def test_one_broken_table_does_not_stop_the_sweep(users, fixed_seed, monkeypatch):
+    tables = [services.bot_table_create(manager=users[i], options={}) for i in range(2)]
+    broken = tables[0].pk
+    real = services.sweep.table_due
+
+    def table_due(*, table_id, now=None):
+        if table_id == broken:
+            raise RuntimeError("a broken table")
+        return real(table_id=table_id, now=now)
+
+    monkeypatch.setattr(services.sweep, "table_due", table_due)
+    assert sweep_at(later()) == 1
+    assert not Hand.objects.filter(game__table_id=broken).exists()
+    assert Hand.objects.filter(game__table=tables[1]).exists()
+
+
+def test_a_sweep_racing_the_task_leaves_one_play(playing):
+    v = version_of(playing)
+    moment = deadline_of(playing) + SWEEP_GRACE
+    assert sweep_at(moment) == 1
+    # the timeout's own task arrives after the sweep did its work
+    assert tasks.turn_due_task.apply(args=(playing.pk, v)).get() is False
+    assert Move.objects.count() == 1
+
+
+def test_the_sweep_task_runs_the_sweep(playing):
+    Game.objects.filter(table=playing).update(deadline=later(-60))
+    Hand.objects.filter(game__table=playing).update(turn_started=later(-90))
+    assert tasks.sweep_task.apply().get() == 1
+    assert Move.objects.filter(auto=True).exists()
+
+
+def test_the_beat_schedule_runs_the_sweep_every_few_seconds(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["tables-sweep"]
+    assert entry["task"] == tasks.sweep_task.name
+    assert 1 <= entry["schedule"] <= 10

@@ -1,0 +1,110 @@
+"""Which task each change sends after commit, with which version and countdown; and that the
+tasks are thin calls that do nothing when the table has moved on."""
+
+import pytest
+
+from games import engine, services, tasks
+from games.models import Move
+
+from .conftest import table_full
+from .helpers import hand_state, version_of
+from .timing import deadline_of, turn_due_in
+
+pytestmark = pytest.mark.django_db
+
+TIMED = (tasks.game_start_task, tasks.turn_due_task, tasks.hand_next_task, tasks.game_end_task)
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Every timed task sent: (short name, args, countdown)."""
+    calls = []
+
+    def recorder(name):
+        return lambda args, countdown: calls.append((name, args, countdown))
+
+    for task in TIMED:
+        monkeypatch.setattr(task, "apply_async", recorder(task.name.rsplit(".", 1)[1]))
+    return calls
+
+
+def discard_first(table, user):
+    state = hand_state(table)
+    return services.move_submit(
+        table_id=table.pk,
+        user=user,
+        move={"kind": "discard", "tile": engine.format_tile(state.racks[state.turn][0])},
+        expected_version=version_of(table),
+    )
+
+
+def test_start_deal_and_every_move_send_the_task_for_the_next_deadline(
+    users, fixed_seed, sent, django_capture_on_commit_callbacks
+):
+    table = table_full(users)
+    with django_capture_on_commit_callbacks(execute=True):
+        v = services.table_start(table_id=table.pk, user=users[0])
+    assert sent == [("game_start_task", (table.pk, v), 10)]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_start(table_id=table.pk, expected_version=v)
+    assert sent[-1] == ("turn_due_task", (table.pk, v + 1), 30)
+    with django_capture_on_commit_callbacks(execute=True):
+        out = discard_first(table, users[0])
+    assert sent[-1] == ("turn_due_task", (table.pk, out.version), 30)
+
+
+def test_a_whole_turn_played_for_a_seat_sends_one_task(
+    playing, sent, django_capture_on_commit_callbacks
+):
+    services.turn_due_play(table_id=playing.pk, now=deadline_of(playing))  # seat 1 discards
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.turn_due_play(table_id=playing.pk, now=deadline_of(playing))
+    assert Move.objects.filter(seat=1).count() == 2  # a draw and a discard
+    assert sent == [("turn_due_task", (playing.pk, version_of(playing)), 30)]
+
+
+def test_a_task_that_cannot_be_sent_leaves_the_move_done(
+    playing, users, monkeypatch, django_capture_on_commit_callbacks, caplog
+):
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.turn_due_task, "apply_async", broker_down)
+    with django_capture_on_commit_callbacks(execute=True):
+        out = discard_first(playing, users[0])
+    assert out.version == version_of(playing) and "could not send" in caplog.text
+    assert deadline_of(playing) is not None  # the sweep will find it
+
+
+def test_the_timeout_task_plays_once_and_a_repeat_does_nothing(playing):
+    turn_due_in(playing, -1)
+    v = version_of(playing)
+    assert tasks.turn_due_task.apply(args=(playing.pk, v)).get() is True
+    assert tasks.turn_due_task.apply(args=(playing.pk, v)).get() is False
+    assert Move.objects.count() == 1 and Move.objects.get().auto
+
+
+def test_a_timeout_task_that_comes_early_does_nothing(playing):
+    v = version_of(playing)
+    assert tasks.turn_due_task.apply(args=(playing.pk, v)).get() is False
+    assert not Move.objects.exists() and version_of(playing) == v
+
+
+def test_the_start_task_for_a_stale_version_does_nothing(users, fixed_seed):
+    table = table_full(users)
+    v = services.table_start(table_id=table.pk, user=users[0])
+    assert tasks.game_start_task.apply(args=(table.pk, v - 1)).get() is False
+    assert tasks.game_start_task.apply(args=(table.pk, v)).get() is True
+    assert tasks.game_start_task.apply(args=(table.pk, v)).get() is False
+
+
+def test_eager_mode_sends_no_timed_task(users, fixed_seed, celery_eager, monkeypatch):
+    calls = []
+    monkeypatch.setattr(tasks.game_start_task, "apply_async", lambda *a, **k: calls.append(a))
+    from django.test import TestCase
+
+    table = table_full(users)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.table_start(table_id=table.pk, user=users[0])
+    assert calls == [] and deadline_of(table) is not None
