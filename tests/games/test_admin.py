@@ -2,13 +2,14 @@
 action form sends it), leaving the game consistent and recorded; the pages staff read."""
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import Permission
 from django.core import mail
 from django.test import Client, TestCase
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Profile
 from games import engine, services
@@ -77,6 +78,11 @@ def act(client, model, action, ids, reason="checked by staff"):
         done = client.post(url, {**data, "confirm": "yes", "reason": reason})
     assert done.status_code == 302, done.content.decode()[:2000]
     return callbacks
+
+
+def soon():
+    """A few seconds ahead: after a bot's pause or an away seat's beat, not a person's turn."""
+    return timezone.now() + timedelta(seconds=5)
 
 
 def assert_consistent(table):
@@ -187,17 +193,20 @@ def test_remove_a_player_mid_game_a_bot_takes_over(staff_client, staff, mid_hand
         "name": users[2].profile.display_name,
         "taken_over_by": "bot",
     }
-    # the removed player can no longer move; the server can move for the seat
-    while hand_state(mid_hand).turn != 2:
-        play_moves(mid_hand, 1)
+    # the removed player can no longer move
     with pytest.raises(ServiceError) as e:
         services.move_submit(
             table_id=mid_hand.pk, user=users[2], move={"kind": "draw"}, expected_version=None
         )
     assert e.value.code == "not_seated"
-    services.move_submit(
-        table_id=mid_hand.pk, seat=2, move={"kind": "draw"}, expected_version=None, auto=True
-    )
+    # the bot plays the seat's turns: the deadline's task (here the sweep, a bot's pause later)
+    while hand_state(mid_hand).turn != 2:
+        play_moves(mid_hand, 1)
+    before = Move.objects.count()
+    assert services.table_due(table_id=mid_hand.pk, now=soon()) == "turn"
+    played = list(Move.objects.order_by("id")[before:])
+    assert played and all(m.seat == 2 and m.auto and m.user is None for m in played)
+    assert hand_state(mid_hand).turn != 2 or hand_state(mid_hand).phase == "over"
     assert_consistent(mid_hand)
 
 
@@ -210,6 +219,12 @@ def test_remove_a_player_at_a_table_without_bots_the_timeouts_take_over(
     seat.refresh_from_db()
     assert seat.user is None and not seat.is_bot and seat.away
     assert recorded(table, staff, "seat_remove").details["taken_over_by"] == "timeouts"
+    # the away seat is played for at once when its turn comes (okey-rules.md, Timeouts)
+    play_moves(table, 1)  # seat 1 (the first player) discards: seat 2's turn
+    assert hand_state(table).turn == 1
+    assert services.table_due(table_id=table.pk, now=soon()) == "turn"
+    assert hand_state(table).turn == 2
+    assert [(m.seat, m.auto) for m in Move.objects.order_by("-id")[:2]] == [(1, True), (1, True)]
     assert_consistent(table)
 
 
