@@ -327,6 +327,8 @@ class TableAdmin(admin.ModelAdmin):
         if table is not None and self.has_change_permission(request, table):
             extra["staff_seats"] = [s for s in table.seats.select_related("user") if s.user_id]
             extra["action_checkbox_name"] = helpers.ACTION_CHECKBOX_NAME
+        # every field is read-only: there is nothing to save, only the actions below
+        extra.update(show_save=False, show_save_and_continue=False)
         return super().change_view(request, object_id, form_url, extra)
 
 

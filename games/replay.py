@@ -71,8 +71,9 @@ def hand_replay_view(modeladmin, request, hand_id):
         "indicator": fmt(state.indicator),
         "okey": fmt(state.okey),
         "stock": [fmt(t) for t in reversed(state.stock)],  # the next tile drawn first
-        "phase": state.phase,
+        "phase": {"draw": _("to draw"), "discard": _("to discard")}.get(state.phase, ""),
         "turn": state.turn + 1,
+        "over": state.phase == "over",
         "seats": [
             {
                 "number": i + 1,

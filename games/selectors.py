@@ -273,7 +273,12 @@ def _game_result(results: dict, seats: list[dict]) -> dict:
     ]
     rows.sort(key=lambda r: (r["place"], r["team"] or "", r["count"]))
     # Eşli: table_view adds the teams (names, totals, the winner) from games.teams
-    return {"rows": rows, "hands": results["hands"], "teams": results.get("teams")}
+    return {
+        "rows": rows,
+        "hands": results["hands"],
+        "teams": results.get("teams"),
+        "staff": bool(results.get("staff")),
+    }
 
 
 def staff_voided(state: engine.HandState) -> engine.HandState:

@@ -180,6 +180,7 @@ def game_end(*, table_id, staff, reason="") -> StaffAction:
         game.state = engine.game_to_dict(gstate)
         game_finish(game, table, gstate)
         results_write(game, table)  # at once, not by the end task: the staff see them
+        game.results["staff"] = True  # the page says who ended it
         table_bump(game, lobby=True)
         details["results"] = game.results
         return _record(game, table, staff, StaffAction.Kind.GAME_END, reason, before, details)
