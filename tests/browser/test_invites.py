@@ -57,9 +57,7 @@ def test_a_new_player_follows_the_invite_signs_up_and_is_seated(
     panel.get_by_role("button", name="Daveti gönder").click()
     expect(manager.locator(".message--success")).to_contain_text("derya@example.com")
     expect(manager.locator("#invite-list .invite--sent")).to_contain_text("derya@example.com")
-    expect(manager.locator('.seat[data-seat="2"] .seat-name')).to_have_text(
-        "davetli bekleniyor"
-    )
+    expect(manager.locator('.seat[data-seat="2"] .seat-name')).to_have_text("davetli bekleniyor")
 
     link = invite_link(server)
     message = server.emails()[-1]
