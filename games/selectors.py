@@ -173,6 +173,8 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
             "takeable": False,
             "declared_pairs": False,
             "showed": False,
+            # Eşli: partners sit opposite (seats 1 and 3, 2 and 4)
+            "partner": table.mode == "esli" and me is not None and (s.index - me) % 4 == 2,
         }
         if view is not None:
             over = view["phase"] == "over"

@@ -339,28 +339,39 @@
 
   // ---- drag and drop (SortableJS) --------------------------------------------------------------
 
-  var common = {
-    forceFallback: true, // the same pointer dragging on mouse and touch
-    fallbackTolerance: 4,
-    animation: 120,
-    onStart: function () {
-      dragging = true;
-      document.body.classList.add("is-dragging");
-    },
-    onEnd: function () {
+  // SortableJS draws the drag (the same pointer handling on mouse and touch), but no list ever
+  // accepts a tile: where the pointer is let go decides what happens. A rack tile let go on
+  // another slot swaps with whatever is there; on the own pile it is discarded; on the
+  // indicator it finishes. The stock's back or the left pile's top let go on the rack draws or
+  // takes, and the new tile goes to the slot under the pointer.
+  function pointAt(event) {
+    var e = event.originalEvent || {};
+    var p = (e.changedTouches && e.changedTouches[0]) || e;
+    if (typeof p.clientX !== "number") return null;
+    return document.elementFromPoint(p.clientX, p.clientY);
+  }
+
+  function options(extra) {
+    var o = {
+      forceFallback: true,
+      fallbackTolerance: 4,
+      sort: false,
+      draggable: ".tile",
+      onStart: function () {
+        dragging = true;
+        document.body.classList.add("is-dragging");
+      },
+    };
+    Object.keys(extra).forEach(function (k) { o[k] = extra[k]; });
+    o.onEnd = function (event) {
       dragging = false;
       document.body.classList.remove("is-dragging");
+      extra.onEnd(pointAt(event), event);
       if (missed) {
         missed = false;
         send({ action: "sync" });
       }
-    },
-  };
-
-  function options(extra) {
-    var o = {};
-    Object.keys(common).forEach(function (k) { o[k] = common[k]; });
-    Object.keys(extra).forEach(function (k) { o[k] = extra[k]; });
+    };
     return o;
   }
 
@@ -368,43 +379,32 @@
     if (!window.Sortable) return;
     slots.forEach(function (slot, i) {
       window.Sortable.create(slot, options({
-        group: { name: "okey", pull: true, put: true },
-        draggable: ".tile",
-        onAdd: function (event) {
-          var item = event.item;
-          var from = event.from;
-          if (from.classList.contains("slot")) {
-            // onto a taken slot: the tile there goes to where the dragged one came from
-            Array.prototype.slice.call(slot.children).forEach(function (c) {
-              if (c !== item) from.appendChild(c);
-            });
-            var j = slots.indexOf(from);
-            if (selectedSlot === j) selectedSlot = i;
-            else if (selectedSlot === i) selectedSlot = j;
+        group: { name: "okey", pull: true, put: false },
+        onEnd: function (under, event) {
+          if (!under) return;
+          var drop = under.closest("#table-board [data-drop]");
+          if (drop) {
+            sendMove(drop.getAttribute("data-drop"), event.item.getAttribute("data-tile"));
+            return;
+          }
+          var target = under.closest("#rack .slot");
+          if (target && target !== slot) {
+            slotSwap(i, slots.indexOf(target));
             selectionShow();
-            layoutSave();
-          } else {
-            item.remove();
-            pendingSlot = i;
-            sendMove(from.classList.contains("stock-source") ? "draw" : "take");
           }
         },
       }));
     });
   }
 
-  function dropTarget(el, kind) {
+  function sourceSortable(el, kind) {
     window.Sortable.create(el, options({
-      group: {
-        name: "okey",
-        pull: false,
-        put: function (to, from) { return from.el.classList.contains("slot"); },
-      },
-      draggable: ".never-dragged",
-      onAdd: function (event) {
-        var item = event.item;
-        event.from.appendChild(item); // back to its slot until the server says otherwise
-        sendMove(kind, item.getAttribute("data-tile"));
+      group: { name: "okey", pull: "clone", put: false },
+      onEnd: function (under) {
+        if (!under || !under.closest("#rack")) return;
+        var slot = under.closest(".slot");
+        pendingSlot = slot ? slots.indexOf(slot) : null;
+        sendMove(kind);
       },
     }));
   }
@@ -415,24 +415,9 @@
     if (!board) return;
     var can = " " + (board.getAttribute("data-can") || "") + " ";
     var stock = board.querySelector(".stock.is-drawable .stock-source");
-    if (stock && can.indexOf(" draw ") >= 0) {
-      window.Sortable.create(stock, options({
-        group: { name: "okey", pull: "clone", put: false },
-        sort: false,
-        draggable: ".tile",
-      }));
-    }
+    if (stock && can.indexOf(" draw ") >= 0) sourceSortable(stock, "draw");
     var pile = board.querySelector(".pile.is-takeable .pile-top");
-    if (pile) {
-      window.Sortable.create(pile, options({
-        group: { name: "okey", pull: "clone", put: false },
-        sort: false,
-        draggable: ".tile",
-      }));
-    }
-    board.querySelectorAll("[data-drop]").forEach(function (el) {
-      dropTarget(el, el.getAttribute("data-drop"));
-    });
+    if (pile) sourceSortable(pile, "take");
   }
 
   // ---- frames from the server ------------------------------------------------------------------
@@ -460,6 +445,7 @@
     tick();
     var message = document.getElementById("table-message");
     if (message && message.textContent.trim()) {
+      pendingSlot = null; // a refused draw: the next tile goes to the usual place
       window.clearTimeout(messageTimer);
       messageTimer = window.setTimeout(function () {
         message.textContent = "";

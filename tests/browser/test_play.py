@@ -14,13 +14,13 @@ import pytest
 from playwright.sync_api import expect
 
 from games import engine
+from tests.browser.conftest import ARTIFACTS, _failed
 from tests.games.plans import plan_hand
 
 from .play_support import (
     drag,
     layout_of,
     players_make,
-    sign_in,
     table_ready,
     version_of,
     wait_version,
@@ -31,6 +31,29 @@ pytestmark = pytest.mark.browser
 # Found with tests.games.plans.seed_search(300) (index 293): the planned first hand ends after 19
 # moves with seat 1 finishing; the second hand (its seed derived from this one) after 73 moves.
 SEED_HEX = "183cfb439ae222d2f87025241e83f2e534f8808d04411f8c2b4279e9e84ac554"
+
+
+@pytest.fixture
+def sign_in(browser, asgi_live_server, request):
+    """Sign a user in, in a browser context of their own; closed after the test (with a
+    screenshot of each page in test-artifacts/ when the test failed)."""
+    from . import play_support
+
+    pages = []
+
+    def sign(user):
+        page = play_support.sign_in(browser, asgi_live_server, user)
+        pages.append(page)
+        return page
+
+    yield sign
+    for i, page in enumerate(pages):
+        if _failed(request):
+            ARTIFACTS.mkdir(exist_ok=True)
+            name = request.node.name
+            for k, p in enumerate(page.context.pages):
+                p.screenshot(path=str(ARTIFACTS / f"{name}-player{i + 1}-{k}.png"), full_page=True)
+        page.context.close()
 
 
 @pytest.fixture
@@ -53,15 +76,14 @@ def move_make(page, move, n):
             page.locator(".stock.is-drawable").click()
     elif kind == "discard":
         rack_tile = page.locator(f'#rack .tile[data-tile="{tile}"]').first
-        if n % 2:
+        if n % 3:
             drag(page, rack_tile, page.locator(".pile.is-own"))
         else:
             rack_tile.click()
             page.locator('[data-act="discard"]').click()
     elif kind == "finish":
-        drag(
-            page, page.locator(f'#rack .tile[data-tile="{tile}"]').first, page.locator(".indicator")
-        )
+        rack_tile = page.locator(f'#rack .tile[data-tile="{tile}"]').first
+        drag(page, rack_tile, page.locator(".indicator"))
     else:
         raise AssertionError(f"the plan has no {kind} moves")
 
@@ -94,7 +116,7 @@ def everyone_sees(pages, version, what):
 
 
 def test_four_players_play_a_whole_game(
-    asgi_live_server, browser, celery_worker, settings, django_user_model
+    asgi_live_server, sign_in, celery_worker, settings, django_user_model
 ):
     from games.models import Table
 
@@ -102,7 +124,7 @@ def test_four_players_play_a_whole_game(
     server = asgi_live_server
     users = players_make(django_user_model, 4)
     names = [u.profile.display_name for u in users]
-    pages = [sign_in(browser, server, u) for u in users]
+    pages = [sign_in(u) for u in users]
     for page in pages:
         page.goto(server.url + "/")
 
@@ -191,14 +213,14 @@ def test_four_players_play_a_whole_game(
     expect(pages[1].locator(".verdict.ok")).to_have_count(2)
 
 
-def test_a_reload_keeps_the_rack_layout(asgi_live_server, browser, settings, django_user_model):
+def test_a_reload_keeps_the_rack_layout(asgi_live_server, sign_in, settings, django_user_model):
     settings.OKEY_TEST_SEED_HEX = SEED_HEX
     server = asgi_live_server
     users = players_make(django_user_model, 2)
     from tests.games.conftest import game_started, table_full
 
     table = game_started(table_full(users, seats=2))
-    page = sign_in(browser, server, users[0])
+    page = sign_in(users[0])
     page.goto(f"{server.url}/table/{table.pk}/")
     table_ready(page, 15)
     before = layout_of(page)
@@ -230,14 +252,14 @@ def test_a_reload_keeps_the_rack_layout(asgi_live_server, browser, settings, dja
     not hasattr(engine, "arrange_runs"), reason="the engine has no arrange_runs yet"
 )
 def test_seri_diz_arranges_the_rack_and_the_layout_survives_a_reload(
-    asgi_live_server, browser, settings, django_user_model
+    asgi_live_server, sign_in, settings, django_user_model
 ):
     from tests.games.conftest import game_started, table_full
 
     settings.OKEY_TEST_SEED_HEX = SEED_HEX
     users = players_make(django_user_model, 2)
     table = game_started(table_full(users, seats=2))
-    page = sign_in(browser, asgi_live_server, users[0])
+    page = sign_in(users[0])
     page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
     table_ready(page, 15)
     before = layout_of(page)
@@ -255,7 +277,7 @@ def test_seri_diz_arranges_the_rack_and_the_layout_survives_a_reload(
 
 
 def test_a_dropped_socket_heals_without_a_reload(
-    asgi_live_server, browser, settings, django_user_model
+    asgi_live_server, sign_in, settings, django_user_model
 ):
     from games import services
     from tests.games.conftest import game_started, table_full
@@ -267,7 +289,7 @@ def test_a_dropped_socket_heals_without_a_reload(
     users = players_make(django_user_model, 2)
     table = game_started(table_full(users, seats=2))
     with TcpProxy(server.port) as proxy:
-        page = sign_in(browser, server, users[1])
+        page = sign_in(users[1])
         page.goto(f"http://127.0.0.1:{proxy.port}/table/{table.pk}/")
         table_ready(page, 14)
         page.evaluate("window.__same_page = true")
@@ -293,7 +315,7 @@ def test_a_dropped_socket_heals_without_a_reload(
 
 
 def test_take_the_left_discard_by_dragging_it_into_the_rack(
-    asgi_live_server, browser, settings, django_user_model
+    asgi_live_server, sign_in, settings, django_user_model
 ):
     from games import services
     from tests.games.conftest import game_started, table_full
@@ -309,7 +331,7 @@ def test_take_the_left_discard_by_dragging_it_into_the_rack(
         move={"kind": "discard", "tile": tile},
         expected_version=None,
     )
-    page = sign_in(browser, asgi_live_server, users[1])
+    page = sign_in(users[1])
     page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
     table_ready(page, 14)
     version = version_of(page)
