@@ -5,30 +5,53 @@ ones are sent by games.services.deadlines when a change commits; the sweep (beat
 seconds, CELERY_BEAT_SCHEDULE) does whatever a lost task left undone.
 """
 
+import functools
+import logging
+
 from celery import shared_task
 
 from games import services
 
+logger = logging.getLogger(__name__)
+
+
+def refusal_is_nothing(fn):
+    """A task for a table that is gone (deleted by staff, a test database flushed) does nothing."""
+
+    @functools.wraps(fn)
+    def run(table_id, expected_version):
+        try:
+            return fn(table_id, expected_version)
+        except services.ServiceError as e:
+            logger.info("%s for table %s: %s", fn.__name__, table_id, e.code)
+            return False
+
+    return run
+
 
 @shared_task
+@refusal_is_nothing
 def game_start_task(table_id: int, expected_version: int) -> bool:
     """The deal, when the start countdown ends."""
     return services.game_start(table_id=table_id, expected_version=expected_version)
 
 
 @shared_task
+@refusal_is_nothing
 def turn_due_task(table_id: int, expected_version: int) -> bool:
     """A turn that is due: a bot's move, an away seat, or a person's timeout."""
     return services.turn_due_play(table_id=table_id, expected_version=expected_version)
 
 
 @shared_task
+@refusal_is_nothing
 def hand_next_task(table_id: int, expected_version: int) -> bool:
     """The next deal, after the pause that follows a hand (void or not)."""
     return services.hand_next(table_id=table_id, expected_version=expected_version)
 
 
 @shared_task
+@refusal_is_nothing
 def game_end_task(table_id: int, expected_version: int) -> bool:
     """The results of a game whose last hand ended, and its players' profiles."""
     return services.game_results_record(table_id=table_id, expected_version=expected_version)

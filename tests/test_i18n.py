@@ -24,16 +24,13 @@ def po_entries(path: Path) -> list[tuple[str, str, bool]]:
             elif line.startswith("msgid "):
                 target = ids
                 ids.append(ast.literal_eval(line[6:]))
-            elif line.startswith("msgstr "):
-                target = strs
-                strs.append(ast.literal_eval(line[7:]))
             elif line.startswith("msgid_plural "):
                 target = None  # the singular stands for the entry
+            elif line.startswith(("msgstr ", "msgstr[0] ")):
+                target = strs
+                strs.append(ast.literal_eval(line.split(" ", 1)[1]))
             elif line.startswith("msgstr["):
-                # plural forms: the first one (Turkish has one form for every count)
-                target = strs if line.startswith("msgstr[0] ") else None
-                if target is not None:
-                    strs.append(ast.literal_eval(line[10:]))
+                target = None
             elif line.startswith('"') and target is not None:
                 target.append(ast.literal_eval(line))
         if ids and "".join(ids):
@@ -48,7 +45,12 @@ def test_turkish_catalogue_is_complete_and_compiled():
     assert untranslated == [], "translate these in locale/tr/LC_MESSAGES/django.po"
     with open(LOCALE / "django.mo", "rb") as mo:
         compiled = gettext.GNUTranslations(mo)
-    stale = [msgid for msgid, msgstr, _ in entries if compiled.gettext(msgid) != msgstr]
+    # (a plural entry is looked up with ngettext; its singular form is the one compared)
+    stale = [
+        msgid
+        for msgid, msgstr, _ in entries
+        if msgstr not in (compiled.gettext(msgid), compiled.ngettext(msgid, "", 1))
+    ]
     assert stale == [], "run `make messages` (compilemessages) and commit django.mo"
 
 

@@ -191,11 +191,15 @@ def test_four_players_play_a_whole_game(
             break
         number += 1
 
-    # the end of the game: places and rating points on every page and on the profiles
-    game = Table.objects.get(pk=table_id).game
+    # the end of the game: places and rating points on every page and on the profiles (the
+    # game-end task of the worker counts them right after the last move)
+    deadline = time.monotonic() + 15
+    while (game := Table.objects.get(pk=table_id).game).results is None:
+        assert time.monotonic() < deadline, "the game's results were not recorded"
+        time.sleep(0.1)
     assert game.results["hands"] == 2
     for page in pages:
-        expect(page.locator("#result-title")).to_be_visible()
+        expect(page.locator("#result-title")).to_have_text("Oyun bitti")
         rows = page.locator(".result table").first.locator("tbody tr")
         expect(rows).to_have_count(4)
         first = rows.first.locator("td")

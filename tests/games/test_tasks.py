@@ -108,3 +108,8 @@ def test_eager_mode_sends_no_timed_task(users, fixed_seed, celery_eager, monkeyp
     with TestCase.captureOnCommitCallbacks(execute=True):
         services.table_start(table_id=table.pk, user=users[0])
     assert calls == [] and deadline_of(table) is not None
+
+
+@pytest.mark.parametrize("task", TIMED, ids=lambda t: t.name)
+def test_a_task_for_a_table_that_is_gone_does_nothing(task):
+    assert task.apply(args=(987654, 3)).get() is False

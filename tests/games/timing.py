@@ -1,4 +1,4 @@
-"""Helpers for the timer tests: time travel for services, and a real Celery worker.
+"""Helpers for the timer tests: time travel for services, waiting for a worker.
 
 Services that act on a deadline take ``now``; ``later()`` is a moment after every deadline a
 test makes, so ``run_due`` plays a table forward as the tasks would, one due action at a time,
@@ -8,7 +8,6 @@ without waiting and without eager Celery (which would chain bot turns into a rec
 import time
 from datetime import timedelta
 
-import pytest
 from django.utils import timezone
 
 from games import services
@@ -56,21 +55,3 @@ def wait_until(condition, timeout: float = 15.0, step: float = 0.05):
         if time.monotonic() > end:
             raise AssertionError(f"not within {timeout} s: {condition.__doc__ or condition}")
         time.sleep(step)
-
-
-@pytest.fixture
-def celery_worker(transactional_db, redis_url):
-    """A real Celery worker (a thread of this process, solo pool) on the session's Redis (the
-    `redis_url` fixture's), with the queue emptied of earlier tests' tasks. The test database is
-    a file on SQLite (tests/conftest.py), so the worker's connection sees committed rows."""
-    from celery.contrib.testing.worker import start_worker
-
-    from okeysite.celery import app
-
-    assert not app.conf.task_always_eager
-    app.control.purge()
-    with start_worker(
-        app, pool="solo", perform_ping_check=False, loglevel="WARNING", shutdown_timeout=10
-    ) as worker:
-        yield worker
-    app.control.purge()
