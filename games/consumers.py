@@ -24,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, selectors, services
+from games.invite_selectors import my_tables
 from games.models import Game, Table
 from games.services import ServiceError
 
@@ -220,4 +221,4 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             return render_to_string(
                 "games/lobby.html#tables",
                 {"tables": selectors.lobby_tables(self.user), "user": self.user},
-            )
+            ) + render_to_string("games/lobby.html#my_tables", {"my_tables": my_tables(self.user)})
