@@ -25,8 +25,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, selectors, services
 from games.invite_selectors import my_tables
-from games.models import Game, Table
+from games.models import Game
 from games.services import ServiceError
+from games.snapshots import snapshot_get
 
 MAX_MESSAGE_CHARS = 2000
 FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the socket
@@ -79,9 +80,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- from the group ------------------------------------------------------------------
 
     async def table_changed(self, event):
-        if event.get("version", 0) <= self.sent_version:
+        version = event.get("version", 0)
+        if version <= self.sent_version:
             return  # this socket already shows that version or a later one
-        await self.frame_send(await database_sync_to_async(self.frame_render)())
+        await self.frame_send(await database_sync_to_async(self.frame_render)(at_least=version))
 
     async def chat_changed(self, event):
         await self.frame_send(
@@ -104,9 +106,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(content, dict):
             await self.refuse(_("That message is not understood."))
             return
-        handler = {"move": self.on_move, "sync": self.on_sync, "chat": self.on_chat}.get(
-            content.get("action")
-        )
+        action = content.get("action")
+        handlers = {"move": self.on_move, "sync": self.on_sync, "chat": self.on_chat}
+        handler = handlers.get(action) if isinstance(action, str) else None
         if handler is None:
             await self.refuse(_("That message is not understood."))
             return
@@ -124,7 +126,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         key = content.get("key")
         try:
-            await database_sync_to_async(services.move_submit)(
+            outcome = await database_sync_to_async(services.move_submit)(
                 table_id=self.table_id,
                 user=self.user,
                 move=move,
@@ -136,7 +138,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.refuse(e.message, board=e.code == "stale")
             return
         # Answer the mover at once; the group message for this version is then skipped.
-        await self.frame_send(await database_sync_to_async(self.frame_render)(message=""))
+        await self.frame_send(
+            await database_sync_to_async(self.frame_render)(message="", at_least=outcome.version)
+        )
 
     async def on_sync(self, content):
         version = content.get("version")
@@ -163,16 +167,21 @@ class TableConsumer(AsyncWebsocketConsumer):
     def version_current(self):
         return Game.objects.filter(table_id=self.table_id).values_list("version", flat=True).first()
 
-    def frame_render(self, *, board=True, chat=False, message=None):
-        """(version, html) of this socket's viewer, or None if the table is gone."""
+    def frame_render(self, *, board=True, chat=False, message=None, at_least=None):
+        """(version, html) of this socket's viewer, or None if the table is gone.
+
+        ``at_least``: a version the frame must show or pass. The table's snapshot in this
+        process is reused when it is that recent (games.snapshots), so the sockets of a table
+        read its rows once per move instead of once each."""
         with translation.override(self.lang):
-            table = Table.objects.select_related("game").filter(pk=self.table_id).first()
-            if table is None:
+            snap = snapshot_get(self.table_id, at_least)
+            if snap is None:
                 return None
-            version = table.game.version
+            table = snap.table
+            version = snap.version
             parts = []
             if board:
-                ctx = selectors.table_view(table, self.user, chat=chat)
+                ctx = selectors.table_view(snap, self.user, chat=chat)
                 parts.append(render_to_string("games/table.html#frame", ctx))
                 version = ctx["version"]
             if chat:

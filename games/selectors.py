@@ -5,6 +5,8 @@ that seat's rack; a spectator gets ``hand_view(state, None)``. The seed is added
 hand is over. Nothing here writes.
 """
 
+from dataclasses import dataclass
+
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -77,10 +79,44 @@ def current_hand(table: Table) -> Hand | None:
     return Hand.objects.filter(game__table=table).order_by("-number").first()
 
 
-def table_view(table: Table, user, *, chat: bool = True) -> dict:
+@dataclass(frozen=True)
+class TableSnapshot:
+    """What every viewer's page is made from, read at one version of the table. Viewers differ
+    only in what ``engine.hand_view`` shows them, so one snapshot serves them all."""
+
+    table: Table
+    seats: list[Seat]
+    hand: Hand | None
+    state: engine.HandState | None
+    gstate: engine.GameState | None
+
+    @property
+    def version(self) -> int:
+        return self.table.game.version
+
+
+def table_snapshot(table: Table) -> TableSnapshot:
+    """Read ``table`` (fetched with select_related("game")): seats, current hand, states."""
+    hand = current_hand(table)
+    state = engine.hand_from_dict(hand.state) if hand is not None else None
+    if state is not None and hand.over and state.phase != "over":
+        state = staff_voided(state)  # a hand the staff voided mid-play
+    return TableSnapshot(
+        table=table,
+        seats=seat_rows(table),
+        hand=hand,
+        state=state,
+        gstate=engine.game_from_dict(table.game.state) if table.game.state else None,
+    )
+
+
+def table_view(table: Table | TableSnapshot, user, *, chat: bool = True) -> dict:
     """Everything the table page shows to ``user`` (a player, a spectator or anonymous)."""
+    snap = table if isinstance(table, TableSnapshot) else table_snapshot(table)
+    table, seats, hand, state, gstate = (
+        snap.table, snap.seats, snap.hand, snap.state, snap.gstate
+    )  # fmt: skip
     game = table.game
-    seats = seat_rows(table)
     me = next(
         (
             s.index
@@ -89,12 +125,7 @@ def table_view(table: Table, user, *, chat: bool = True) -> dict:
         ),
         None,
     )
-    hand = current_hand(table)
-    state = engine.hand_from_dict(hand.state) if hand is not None else None
-    if state is not None and hand.over and state.phase != "over":
-        state = staff_voided(state)
     view = engine.hand_view(state, me) if state is not None else None
-    gstate = engine.game_from_dict(game.state) if game.state else None
     opts = table.options
     ctx = {
         "table": table,

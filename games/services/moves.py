@@ -121,7 +121,8 @@ def move_submit(
         if new.turn != state.turn or new.phase == "over":
             hand.turn_started = now
         outcome = _hand_end(game, table, hand, new, now) if new.phase == "over" else {}
-        hand.save()
+        # only what a move changes: the seed, commitment and deal stay as they were written
+        hand.save(update_fields=["state", "version", "turn_started", "over", "ended", "result"])
         if not auto and (row.away or row.timeouts_in_row):
             # the player acted: they are back (before the bump, which sets their turn's time)
             row.away, row.timeouts_in_row = False, 0

@@ -4,8 +4,12 @@ red ●, yellow ▲, blue ■, black ◆; the okey carries a gold star badge; a 
 shows a clover and the face it stands for. Every tile has a spoken label (aria-label).
 """
 
+from functools import lru_cache
+
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.engine import parse_tile
@@ -34,7 +38,17 @@ def tile_label(code: str, okey: str | None = None) -> str:
 @register.simple_tag
 def tile(code, okey=None, extra=""):
     """One face-up tile; ``okey`` (a code) marks the okey and explains the fake joker."""
-    code = str(code).upper()
+    return _tile_html(str(code).upper(), okey or None, extra or "", get_language())
+
+
+# A frame shows 20 to 80 tiles, each a few translated strings and escapes: the same few hundred
+# (tile, okey, class, language) combinations every time, so each is built once per process.
+@lru_cache(maxsize=8192)
+def _tile_html(code, okey, extra, language):
+    return _tile_build(code, okey, extra)
+
+
+def _tile_build(code, okey, extra):
     parse_tile(code)  # a bad code is a bug in the caller: fail loudly
     label = tile_label(code, okey)
     if code == "F":
@@ -68,7 +82,9 @@ def tile(code, okey=None, extra=""):
 
 @register.simple_tag
 def tiles(codes, okey=None, extra=""):
-    return format_html_join("", "{}", ((tile(c, okey, extra),) for c in codes))
+    language = get_language()
+    okey, extra = okey or None, extra or ""
+    return mark_safe("".join(_tile_html(str(c).upper(), okey, extra, language) for c in codes))
 
 
 @register.simple_tag

@@ -148,6 +148,8 @@ async def test_a_stale_move_gets_the_current_table(users, fixed_seed):
         json.dumps({"action": "move", "kind": "draw"}),
         json.dumps({"action": "move", "kind": "discard", "tile": "Q1", "version": 3}),
         json.dumps({"action": "move", "kind": ["x"], "version": 3}),
+        json.dumps({"action": ["move"]}),  # found by bench/badinput.py: it closed the socket
+        json.dumps({"action": {"a": 1}}),
         "x" * 5000,
     ],
 )

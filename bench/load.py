@@ -1,0 +1,297 @@
+"""Load: N tables of four simulated players against the site, and the bare stack beside it.
+
+    .venv/bin/python bench/load.py                       # the whole sitting (see SCENARIOS)
+    .venv/bin/python bench/load.py --only rate --tables 100 --rate 1 --seconds 60
+    .venv/bin/python bench/load.py --only saturate --tables 40
+    .venv/bin/python bench/load.py --only idle --sockets 2000
+    .venv/bin/python bench/load.py --only rate --webs 2 --tables 20   # two daphnes
+
+It recreates its own PostgreSQL database (DATABASE_URL, default .../okey_load), starts the site
+with bin/run (daphne, Celery worker, beat; DEBUG=0) on --port (8500), and for each scenario
+makes users, logs them in (one through the real log-in form, the rest with a session made the
+same way), deals tables, connects one WebSocket client per player (session cookie, allowed
+Origin) and plays legal moves chosen with the engine. Then it stops the site and serves
+bench/bare with daphne on --port + 10 for the same scenarios. It prints, per scenario: moves a
+second; p50/p95/p99 from a move sent to the update received by each of the other three players;
+errors; CPU (share of one core) and peak memory of daphne, the Celery worker and beat; the
+machine's CPU and load average. --json FILE writes it all.
+
+With --webs 2 the players of each table are spread over two daphne processes (seats 0 and 2 on
+one, 1 and 3 on the other) that share games through the Redis channel layer: every move made
+through one daphne must reach the players on the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.loadlib import accounts, procs  # noqa: E402
+from bench.loadlib.stats import Recorder, loadavg  # noqa: E402
+
+SCENARIOS = ("rate", "saturate", "idle")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--only", action="append", choices=SCENARIOS, help="scenarios to run")
+    p.add_argument("--target", choices=("site", "bare", "both"), default="both")
+    p.add_argument("--tables", type=int, default=100, help="tables in the rate scenario")
+    p.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
+    p.add_argument("--think", type=float, default=0.3, help="least think time before a move (s)")
+    p.add_argument("--sat-tables", type=int, default=40, help="tables in the saturate scenario")
+    p.add_argument("--sockets", type=int, default=2000, help="sockets in the idle scenario")
+    p.add_argument(
+        "--heartbeat",
+        type=float,
+        default=0.0,
+        help="idle sockets send table.js's sync every this many seconds (0: never)",
+    )
+    p.add_argument("--warmup", type=float, default=15.0)
+    p.add_argument("--seconds", type=float, default=60.0, help="measuring window")
+    p.add_argument("--webs", type=int, default=1, help="daphne processes for the site")
+    p.add_argument("--port", type=int, default=8500)
+    p.add_argument(
+        "--database-url", default=os.environ.get("LOAD_DATABASE_URL", procs.DEFAULT_DATABASE_URL)
+    )
+    p.add_argument("--redis-url", default=os.environ.get("LOAD_REDIS_URL", procs.DEFAULT_REDIS_URL))
+    p.add_argument("--keep-db", action="store_true", help="do not recreate the database first")
+    p.add_argument("--debug", action="store_true", help="run the site with DEBUG=1")
+    p.add_argument("--json", help="write the results to this file")
+    p.add_argument("--seed", type=int, default=1)
+    return p.parse_args(argv)  # fmt: skip
+
+
+async def loop_lag(rec: Recorder, stop: asyncio.Event) -> None:
+    """How late the harness's own event loop wakes up: a busy harness inflates latencies."""
+    while not stop.is_set():
+        t = time.perf_counter()
+        await asyncio.sleep(0.1)
+        if rec.measuring:
+            rec.loop_lag.append(time.perf_counter() - t - 0.1)
+
+
+async def scenario_run(players, rec: Recorder, meter: procs.Meter, args, *, connect_batch=100):
+    """Connect everyone, warm up, measure for --seconds, stop; return the summary."""
+    from bench.loadlib.players import Player  # noqa: F401  (the type of ``players``)
+
+    stop = asyncio.Event()
+    tasks = []
+    t0 = time.perf_counter()
+    for i, p in enumerate(players):
+        tasks.append(asyncio.create_task(p.run(stop)))
+        if (i + 1) % connect_batch == 0:
+            await asyncio.gather(*(q.connected.wait() for q in players[: i + 1]))
+    await asyncio.wait_for(asyncio.gather(*(p.connected.wait() for p in players)), 600)
+    connect_s = time.perf_counter() - t0
+    aux = [asyncio.create_task(loop_lag(rec, stop))]
+
+    async def watchdog():
+        while not stop.is_set():
+            await asyncio.sleep(1)
+            for p in players:
+                p.watchdog()
+
+    aux.append(asyncio.create_task(watchdog()))
+    await asyncio.sleep(args.warmup)
+    rec.start()
+    meter.begin()
+    load0 = os.getloadavg()
+    end = time.monotonic() + args.seconds
+    while time.monotonic() < end:
+        await asyncio.sleep(min(2.0, max(0.0, end - time.monotonic())))
+        meter.sample()
+    rec.stop()
+    usage = meter.end()
+    load1 = os.getloadavg()
+    await asyncio.sleep(2.0)  # updates still on their way count as seen, not as missed
+    stop.set()
+    await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
+    await asyncio.gather(*tasks, *aux, return_exceptions=True)
+    out = rec.summary()
+    out["connect_s"] = round(connect_s, 1)
+    out["sockets"] = len(players)
+    out["usage"] = usage
+    out["loadavg_before"] = " ".join(f"{x:.2f}" for x in load0)
+    out["loadavg_after"] = " ".join(f"{x:.2f}" for x in load1)
+    return out
+
+
+def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, heartbeat=0.0):
+    from bench.loadlib.players import BarePlayer, SitePlayer, TablePace
+
+    cls = SitePlayer if kind == "site" else BarePlayer
+    path = "ws/table/{}/?lang=en" if kind == "site" else "ws/bare/{}/"
+    rng = random.Random(args.seed)
+    players = []
+    for n, table in enumerate(tables):
+        pace = TablePace(rate=rate, think=think)
+        for seat in range(4):
+            port = ports[seat % len(ports)]
+            players.append(
+                cls(
+                    url=f"ws://127.0.0.1:{port}/" + path.format(table),
+                    origin=f"http://127.0.0.1:{port}",
+                    table=table,
+                    seat=seat,
+                    cookie=cookies[n * 4 + seat] if cookies else None,
+                    recorder=rec,
+                    pace=pace,
+                    rng=random.Random(rng.random()),
+                    play=play,
+                    heartbeat=heartbeat,
+                )
+            )
+    return players
+
+
+def site_tables(count: int, tag: str, base_url: str, start=True) -> tuple[list[int], list[str]]:
+    """``count`` tables of four logged-in users (dealt when ``start``); user 0 logs in through
+    the form."""
+    from django.db import close_old_connections
+
+    users = accounts.users_create(f"load-{tag}-{int(time.time())}", count * 4, with_password=1)
+    cookies = [accounts.login_through_form(base_url, users[0].email)]
+    cookies += [accounts.session_cookie(u) for u in users[1:]]
+    tables = accounts.tables_create(users, start=start)
+    close_old_connections()
+    return tables, cookies
+
+
+def tables_drop(tables) -> None:
+    """Delete a scenario's tables: left alone, their turn timers would have the server play
+    them on (timeouts, then away seats) through the next scenario."""
+    from django.db import IntegrityError, OperationalError, close_old_connections
+
+    from games.models import Table
+
+    for table_id in tables:
+        for _ in range(5):  # a deadlock with a move or a timeout still being applied: again
+            try:
+                Table.objects.filter(pk=table_id).delete()
+                break
+            except (OperationalError, IntegrityError):
+                time.sleep(0.2)
+    close_old_connections()
+
+
+def report_line(name, r) -> str:
+    u = r["usage"]
+    d = u.get("daphne", {})
+    w = u.get("worker", {})
+    return (
+        f"{name:<22} {r['sockets']:5d} sockets  {r['moves_per_s']:7.1f} moves/s  "
+        f"p50 {r['p50_ms']:6.1f}  p95 {r['p95_ms']:6.1f}  p99 {r['p99_ms']:7.1f} ms  "
+        f"errors {r['errors']}  missed {r.get('updates_missed', 0)}  "
+        f"daphne {r.get('daphne_cpu_ms_per_move', 0):.1f} ms CPU/move  "
+        f"daphne {d.get('cpu_pct_of_core', 0):5.1f}% {d.get('rss_mb_peak', 0):5.0f} MB  "
+        f"worker {w.get('cpu_pct_of_core', 0):4.1f}%  harness {u['harness_cpu']:5.1f}%  "
+        f"machine {u['machine']['cpu_pct_of_all_cores']:5.1f}%  "
+        f"load {r['loadavg_before']} -> {r['loadavg_after']}"
+    )
+
+
+def measure(kind, scenario, args, stack, ports, results):
+    import psutil
+
+    rec = Recorder()
+    base_url = f"http://127.0.0.1:{ports[0]}"
+    if scenario == "rate":
+        n, rate, think, play, hb = args.tables, args.rate, args.think, True, 0.0
+    elif scenario == "saturate":
+        n, rate, think, play, hb = args.sat_tables, 0.0, 0.0, True, 0.0
+    else:
+        n, rate, think, play, hb = args.sockets // 4, 0.0, 0.0, False, args.heartbeat
+    if kind == "site":
+        # Idle sockets sit at full tables waiting for the start: a dealt table is not idle, its
+        # turn timer would have the server play every turn after turn_seconds.
+        tables, cookies = site_tables(n, scenario, base_url, start=scenario != "idle")
+    else:
+        from bench.bare.consumer import tables_reset
+
+        tables_reset(n)
+        tables, cookies = list(range(1, n + 1)), None
+    players = players_make(
+        kind, tables, cookies, args, rec, rate=rate, think=think, play=play, ports=ports,
+        heartbeat=hb,
+    )  # fmt: skip
+    groups = stack.processes()
+    groups["harness"] = [psutil.Process()]
+    meter = procs.Meter(groups)
+    r = asyncio.run(scenario_run(players, rec, meter, args))
+    if kind == "site":
+        tables_drop(tables)
+    r["updates_missed"] = rec.updates_missed(3) if play else 0
+    r["usage"]["harness_cpu"] = r["usage"].pop("harness", {}).get("cpu_pct_of_core", 0.0)
+    r.update(kind=kind, scenario=scenario, tables=n, rate=rate, think=think, webs=len(ports))
+    daphne = r["usage"].get("daphne", {}).get("cpu_pct_of_core", 0.0)
+    if r["moves"]:
+        # CPU time of daphne per move: less sensitive to a busy machine than moves per second
+        r["daphne_cpu_ms_per_move"] = round(daphne * 10 * r["seconds"] / r["moves"], 2)
+    if scenario == "idle":
+        r["heartbeat_s"] = hb
+    name = f"{kind} {scenario}" + (f" x{len(ports)} daphne" if len(ports) > 1 else "")
+    print(report_line(name, r), flush=True)
+    if r["error_kinds"]:
+        print("   errors:", r["error_kinds"], {k: v for k, v in rec.error_examples.items()})
+    results.append(r)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    # a timeout or kill -TERM still stops the servers this run started (the finally below)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    scenarios = args.only or list(SCENARIOS)
+    kinds = ["site", "bare"] if args.target == "both" else [args.target]
+    env = procs.site_env(args.database_url, args.redis_url, debug=args.debug)
+    log_dir = ROOT / "var" / "load" / "logs"
+    shutil.rmtree(log_dir, ignore_errors=True)
+    if not args.keep_db:
+        procs.db_recreate(args.database_url)
+    results = []
+    print(f"load average at the start: {loadavg()}  ({os.cpu_count()} cores)", flush=True)
+    accounts.django_setup(env)
+    for kind in kinds:
+        stack = procs.Stack(env=dict(env), log_dir=log_dir)
+        try:
+            if kind == "site":
+                stack.site_run("127.0.0.1", args.port)
+                ports = [args.port]
+                for k in range(1, args.webs):
+                    stack.daphne_start(args.port + k)
+                    ports.append(args.port + k)
+            else:
+                stack.prepare()
+                stack.daphne_start(args.port + 10, "bench.bare.asgi:application")
+                ports = [args.port + 10]
+            for scenario in scenarios:
+                if kind == "bare" and scenario == "idle":
+                    continue
+                measure(kind, scenario, args, stack, ports, results)
+        finally:
+            stack.stop()
+    ratio = {}
+    for scenario in ("saturate", "rate"):
+        site = [r for r in results if r["kind"] == "site" and r["scenario"] == scenario]
+        bare = [r for r in results if r["kind"] == "bare" and r["scenario"] == scenario]
+        if site and bare and bare[0]["moves_per_s"]:
+            ratio[scenario] = round(site[0]["moves_per_s"] / bare[0]["moves_per_s"], 2)
+            print(f"site / bare moves per second, {scenario}: {ratio[scenario]}")
+    print(f"load average at the end: {loadavg()}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"results": results, "ratio": ratio}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

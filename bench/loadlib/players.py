@@ -1,0 +1,250 @@
+"""Simulated players: one WebSocket client each, as a browser tab with table.js would be.
+
+A SitePlayer reads the HTML frames of ws/table/<id>/, and when the frame says it may draw or
+discard it waits its think time and sends the move a click would send (with the version it saw
+and a fresh idempotency key): draw from the stock, then finish if the engine finds a finishing
+tile in its own rack, else discard the engine's best discard. A BarePlayer does the same turn
+taking against bench/bare, whose frames are just {"version": n}.
+
+Pacing is per table: with ``rate`` > 0 a move is sent no sooner than 1/rate seconds after the
+table's previous one (and at least ``think`` after the frame that allowed it), so a table makes
+``rate`` moves a second; rate 0 sends as fast as the answers come (saturation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import uuid
+from dataclasses import dataclass
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from games import engine
+
+from .frames import frame_parse
+from .stats import Recorder
+
+ANSWER_TIMEOUT = 10.0
+
+
+@dataclass
+class TablePace:
+    rate: float  # moves per second per table; 0: as fast as possible
+    think: float  # at least this long after the frame that gave the turn
+    last_sent: float = 0.0
+
+    def delay(self, rng: random.Random) -> float:
+        now = time.perf_counter()
+        wait = self.think * (0.8 + 0.4 * rng.random()) if self.think else 0.0
+        if self.rate > 0:
+            wait = max(wait, self.last_sent + 1.0 / self.rate - now)
+        return max(0.0, wait)
+
+
+class Player:
+    kind = "?"
+
+    def __init__(self, *, url, origin, table, seat, cookie, recorder: Recorder, pace, rng,
+                 play=True, heartbeat=0.0, reconnect=True):  # fmt: skip
+        self.url, self.origin, self.table, self.seat = url, origin, table, seat
+        self.cookie, self.rec, self.pace, self.rng = cookie, recorder, pace, rng
+        self.play_moves, self.heartbeat, self.reconnect = play, heartbeat, reconnect
+        self.version = 0
+        self.state = None
+        self.inflight: int | None = None  # the version our move should reach
+        self.inflight_since = 0.0
+        self.moving: asyncio.Task | None = None
+        self.ws = None
+        self.connected = asyncio.Event()
+        self.frames = 0
+        self.closed_codes: list[int] = []
+        self.opened_at: list[float] = []  # perf_counter of each (re)connection
+        self.skip_chance = 0.0  # a sleepy player lets this share of its turns time out
+        self._turn_seen: tuple | None = None
+        self._skipping = False
+
+    # --- to be filled by each kind ----------------------------------------------------------
+
+    def parse(self, text: str):
+        raise NotImplementedError
+
+    def move_choose(self):
+        """The message to send now, or None when it is not this player's turn."""
+        raise NotImplementedError
+
+    # --- the loop -----------------------------------------------------------------------------
+
+    async def run(self, stop: asyncio.Event) -> None:
+        headers = {"Cookie": f"sessionid={self.cookie}"} if self.cookie else {}
+        while not stop.is_set():
+            try:
+                async with connect(
+                    self.url,
+                    origin=self.origin,
+                    additional_headers=headers,
+                    ping_interval=None,  # browsers do not ping; daphne pings us
+                    max_size=2**23,
+                    open_timeout=30,
+                ) as ws:
+                    self.ws = ws
+                    self.opened_at.append(time.perf_counter())
+                    self.connected.set()
+                    await self._session(ws, stop)
+                    if not stop.is_set():
+                        code = ws.close_code
+                        self.closed_codes.append(code)
+                        self.rec.error(f"{self.kind} socket closed by the server ({code})")
+            except (OSError, ConnectionClosed, InvalidStatus, TimeoutError) as e:
+                code = getattr(getattr(e, "rcvd", None), "code", None)
+                if code is not None:
+                    self.closed_codes.append(code)
+                if not stop.is_set():
+                    self.rec.error(f"{self.kind} socket: {type(e).__name__}", str(e))
+            finally:
+                self.ws = None
+                self.connected.clear()
+                if self.moving:
+                    self.moving.cancel()
+                    self.moving = None
+                self.inflight = None
+            if not self.reconnect or stop.is_set():
+                return
+            await asyncio.sleep(0.5 + self.rng.random())
+
+    async def _session(self, ws, stop: asyncio.Event) -> None:
+        beat = asyncio.create_task(self._heartbeat(ws)) if self.heartbeat else None
+        try:
+            async for text in ws:  # ends when the harness closes the socket at the stop
+                self.on_frame(text)
+        finally:
+            if beat:
+                beat.cancel()
+
+    async def close(self) -> None:
+        ws = self.ws
+        if ws is not None:
+            await ws.close()
+
+    async def _heartbeat(self, ws) -> None:
+        await asyncio.sleep(self.rng.random() * self.heartbeat)
+        while True:
+            await ws.send(json.dumps({"action": "sync", "version": self.version}))
+            await asyncio.sleep(self.heartbeat)
+
+    def watchdog(self) -> None:
+        """Called every second or so: a move left unanswered is an error; ask for the view."""
+        if self.inflight is not None and time.perf_counter() - self.inflight_since > ANSWER_TIMEOUT:
+            self.rec.error(f"{self.kind}: no answer to a move within {ANSWER_TIMEOUT:.0f} s")
+            self.inflight = None
+            asyncio.ensure_future(self._send({"action": "sync", "version": self.version}))
+
+    def on_frame(self, text: str) -> None:
+        self.frames += 1
+        version, state, message = self.parse(text)
+        if version is not None and version > self.version:
+            self.rec.frame_seen(self.table, self.seat, self.version, version)
+            self.version = version
+            if state is not None:
+                self.state = state
+        elif version is not None and version == self.version and state is not None:
+            self.state = state
+        if message:
+            self.rec.error(f"{self.kind}: refused", message)
+            self.inflight = None
+        if self.inflight is not None and self.version >= self.inflight:
+            self.rec.move_done(self.table, self.inflight)
+            self.inflight = None
+        self._maybe_move()
+
+    def _maybe_move(self) -> None:
+        if not self.play_moves or self.inflight is not None or self.moving is not None:
+            return
+        if self.move_choose() is None:
+            self._turn_seen = None
+            return
+        if self.skip_chance:
+            turn = self.turn_key()
+            if turn != self._turn_seen:  # a new turn: sleep through it or not, once
+                self._turn_seen = turn
+                self._skipping = self.rng.random() < self.skip_chance
+            if self._skipping:
+                return
+        self.moving = asyncio.ensure_future(self._move_later())
+
+    async def _move_later(self) -> None:
+        try:
+            await asyncio.sleep(self.pace.delay(self.rng))
+            message = self.move_choose()  # the state may have moved on while we thought
+            if message is None or self.ws is None:
+                return
+            self.inflight = self.version + 1
+            self.inflight_since = time.perf_counter()
+            self.pace.last_sent = self.inflight_since
+            self.rec.move_sent(self.table, self.inflight, self.seat)
+            await self._send(message)
+        finally:
+            self.moving = None
+        if self.inflight is None:
+            self._maybe_move()
+
+    async def _send(self, message: dict) -> None:
+        ws = self.ws
+        if ws is None:
+            return
+        try:
+            await ws.send(json.dumps(message))
+        except ConnectionClosed:
+            pass
+
+
+class SitePlayer(Player):
+    kind = "site"
+
+    def turn_key(self):
+        f = self.state
+        return (f.hand, len(f.rack)) if f is not None else None
+
+    def parse(self, text):
+        f = frame_parse(text)
+        return f.version, (f if f.has_board else None), f.message
+
+    def move_choose(self):
+        f = self.state
+        if f is None or not f.can:
+            return None
+        message = {"action": "move", "version": self.version, "key": uuid.uuid4().hex}
+        if "draw" in f.can:
+            return {**message, "kind": "draw"}
+        if "discard" not in f.can or not f.rack or not f.okey:
+            return None
+        rack = [engine.parse_tile(t) for t in f.rack]
+        okey = engine.parse_tile(f.okey)
+        done = engine.finishes(rack, okey) if len(rack) == 15 else {}
+        if done:
+            tile, kind = min(done.items()), "finish"
+            tile = tile[0]
+        else:
+            tile, kind = engine.best_discard(rack, okey), "discard"
+        return {**message, "kind": kind, "tile": engine.format_tile(tile)}
+
+
+class BarePlayer(Player):
+    """Turns go round as in a hand: each seat makes two moves (draw, discard) in a row."""
+
+    kind = "bare"
+
+    def turn_key(self):
+        return self.version // 2
+
+    def parse(self, text):
+        data = json.loads(text)
+        return data.get("version"), data, data.get("error", "")
+
+    def move_choose(self):
+        if self.state is None or (self.version // 2) % 4 != self.seat:
+            return None
+        return {"action": "move", "version": self.version}

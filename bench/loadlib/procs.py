@@ -1,0 +1,290 @@
+"""Starting the servers under test, and measuring their processes (psutil).
+
+``site_start`` runs the site the way README.md says: ``bin/run`` (migrate, collectstatic, then
+honcho with Procfile.dev's daphne, Celery worker and beat). ``procs_start`` runs the same
+Procfile.dev lines one by one instead, so that the fault harness can kill -9 and restart one
+process without honcho stopping the others. ``bare_start`` serves bench/bare with daphne.
+Every process is started here in its own session and stopped by its own pid.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+VENV_BIN = str(ROOT / ".venv" / "bin")
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/okey_load"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
+
+
+def site_env(database_url: str, redis_url: str, *, debug: bool = False, **extra) -> dict:
+    """The environment of every server process: production settings (DEBUG=0) on plain HTTP."""
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        DEBUG="1" if debug else "0",
+        SECRET_KEY=env.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",  # no TLS proxy in front of daphne here
+        SECURE_HSTS_SECONDS="0",
+        LOG_LEVEL=env.get("LOG_LEVEL", "WARNING"),
+        OKEY_VAR_DIR=str(ROOT / "var" / "load"),
+        PATH=VENV_BIN + os.pathsep + env.get("PATH", ""),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def db_recreate(database_url: str) -> None:
+    """Drop and create the harness's own database (never another one: the name must say load)."""
+    import environ
+    import psycopg
+    from psycopg import sql
+
+    config = environ.Env.db_url_config(database_url)
+    name = config["NAME"]
+    if "load" not in name and "fault" not in name:
+        raise SystemExit(f"refusing to recreate {name!r}: not a load or fault database")
+    params = {
+        "host": config.get("HOST") or None,
+        "port": config.get("PORT") or None,
+        "user": config.get("USER") or None,
+        "password": config.get("PASSWORD") or None,
+    }
+    with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def http_wait(url: str, timeout: float = 90, ok_only: bool = True) -> None:
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=3)
+            return
+        except urllib.error.HTTPError as e:
+            last = e
+            if not ok_only:
+                return
+        except OSError as e:
+            last = e
+        time.sleep(0.3)
+    raise RuntimeError(f"{url} did not answer in {timeout:.0f} s: {last}")
+
+
+def procfile(name: str = "Procfile.dev") -> dict[str, str]:
+    out = {}
+    for line in (ROOT / name).read_text().splitlines():
+        if line.strip() and not line.startswith("#") and ":" in line:
+            key, command = line.split(":", 1)
+            out[key.strip()] = command.strip()
+    return out
+
+
+@dataclass
+class Stack:
+    """Server processes started by the harness, by role: daphne, worker, beat, redis, run."""
+
+    env: dict
+    log_dir: Path
+    popen: dict[str, list[subprocess.Popen]] = field(default_factory=dict)
+
+    def _spawn(self, role, argv, *, log_name=None, env=None) -> subprocess.Popen:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_dir / f"{log_name or role}.log", "ab")  # noqa: SIM115
+        proc = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=env or self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.popen.setdefault(role, []).append(proc)
+        return proc
+
+    # --- starting ---------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """What bin/run does before it starts the processes."""
+        for argv in (
+            [PYTHON, "bin/ensure-database"],
+            [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
+            [PYTHON, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        ):
+            subprocess.run(argv, cwd=ROOT, env=self.env, check=True, stdout=subprocess.DEVNULL)
+
+    def site_run(self, host: str, port: int) -> None:
+        """bin/run itself: honcho with web, worker, beat (and announce)."""
+        self.env.update(HOST=host, PORT=str(port))
+        self._spawn("run", ["bin/run"])
+        http_wait(f"http://{host}:{port}/healthz")
+
+    def proc_start(self, role: str, host: str = "127.0.0.1", port: int = 0):
+        """One Procfile.dev line (web, worker or beat) as its own process."""
+        env = dict(self.env, OKEY_HOST=host, OKEY_PORT=str(port))
+        return self._spawn(
+            {"web": "daphne"}.get(role, role),
+            ["bash", "-c", procfile()[role]],
+            log_name=f"web-{port}" if role == "web" else role,
+            env=env,
+        )
+
+    def daphne_start(self, port: int, app: str = "okeysite.asgi:application", *, wait=True):
+        proc = self._spawn(
+            "daphne",
+            [VENV_BIN + "/daphne", "-b", "127.0.0.1", "-p", str(port), app],
+            log_name=f"daphne-{port}",
+        )
+        if wait:
+            http_wait(f"http://127.0.0.1:{port}/healthz", ok_only=False)
+        return proc
+
+    # --- looking at them ------------------------------------------------------------------------
+
+    def processes(self) -> dict[str, list[psutil.Process]]:
+        """Every live process by role, honcho's children sorted by their command lines."""
+        out: dict[str, list[psutil.Process]] = {}
+        for role, procs in self.popen.items():
+            for p in procs:
+                try:
+                    root = psutil.Process(p.pid)
+                    family = [root, *root.children(recursive=True)]
+                except psutil.NoSuchProcess:
+                    continue
+                for q in family:
+                    try:
+                        cmd = " ".join(q.cmdline())
+                    except psutil.Error:
+                        continue
+                    if "daphne" in cmd:
+                        kind = "daphne"
+                    elif "celery" in cmd and " worker" in cmd:
+                        kind = "worker"
+                    elif "celery" in cmd and " beat" in cmd:
+                        kind = "beat"
+                    elif "redis-server" in cmd:
+                        kind = "redis"
+                    elif role == "run":
+                        continue  # honcho, bin/run's shell, announce
+                    else:
+                        kind = role
+                    out.setdefault(kind, []).append(q)
+        return out
+
+    # --- stopping -------------------------------------------------------------------------------
+
+    def stop_role(self, role: str, sig=signal.SIGTERM, timeout: float = 10) -> None:
+        procs = self.popen.pop(role, [])
+        for p in procs:
+            _stop(p, sig, timeout)
+
+    def stop(self) -> None:
+        for role in list(self.popen):
+            self.stop_role(role)
+
+
+def _stop(p: subprocess.Popen, sig, timeout: float) -> None:
+    """Stop one process we started, then any of its children still alive (by pid)."""
+    try:
+        family = psutil.Process(p.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        family = []
+    if p.poll() is None:
+        p.send_signal(sig)
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    for child in family:
+        try:
+            child.wait(timeout=3)
+        except psutil.TimeoutExpired:
+            child.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
+class Meter:
+    """CPU (share of one core) and memory of process groups over a window."""
+
+    def __init__(self, groups: dict[str, list[psutil.Process]]):
+        self.groups = groups
+        self.t0 = 0.0
+        self.cpu0: dict[int, float] = {}
+        self.peak_rss: dict[str, float] = {}
+
+    @staticmethod
+    def _cpu(p: psutil.Process) -> float:
+        try:
+            t = p.cpu_times()
+            return t.user + t.system
+        except psutil.Error:
+            return 0.0
+
+    def begin(self) -> None:
+        self.t0 = time.monotonic()
+        self.cpu0 = {p.pid: self._cpu(p) for ps in self.groups.values() for p in ps}
+        self.system0 = psutil.cpu_times()
+
+    def sample(self) -> None:
+        for role, ps in self.groups.items():
+            rss = 0
+            for p in ps:
+                try:
+                    rss += p.memory_info().rss
+                except psutil.Error:
+                    pass
+            self.peak_rss[role] = max(self.peak_rss.get(role, 0), rss / 2**20)
+
+    def end(self) -> dict:
+        self.sample()
+        wall = time.monotonic() - self.t0
+        out = {}
+        for role, ps in self.groups.items():
+            cpu = sum(self._cpu(p) - self.cpu0.get(p.pid, 0.0) for p in ps)
+            out[role] = {
+                "cpu_pct_of_core": round(100 * cpu / wall, 1),
+                "rss_mb_peak": round(self.peak_rss.get(role, 0), 1),
+                "processes": len(ps),
+            }
+        s1 = psutil.cpu_times()
+
+        def busy(t):
+            return t.user + t.system + t.nice + getattr(t, "irq", 0) + getattr(t, "softirq", 0)
+
+        def total(t):
+            return busy(t) + t.idle + getattr(t, "iowait", 0)
+
+        out["machine"] = {
+            "cpu_pct_of_all_cores": round(
+                100 * (busy(s1) - busy(self.system0)) / max(1e-9, total(s1) - total(self.system0)),
+                1,
+            ),
+            "cores": psutil.cpu_count(),
+        }
+        return out
+
+
+def python_exe() -> str:
+    return PYTHON if Path(PYTHON).exists() else sys.executable

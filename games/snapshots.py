@@ -1,0 +1,71 @@
+"""One read of a table per version per process, shared by every socket that shows it.
+
+After a move, each socket at the table renders its own viewer's view ("notify, then pull"). The
+rows those views are made of are the same for all of them, so the first socket to ask for a
+version reads them (selectors.table_snapshot) and the others reuse that read. A snapshot is
+reused only for a request that names a version it already has (a group message "table 7 is now
+at version 42"); a socket that connects or asks to sync reads the database afresh. Snapshots are
+never written to; the cache keeps the latest one of each recently shown table.
+
+Renders can run in more than one thread (database_sync_to_async, HTTP views), so one read per
+table is in flight at a time and a thread that asks meanwhile waits for it instead of reading
+the same rows again.
+"""
+
+import threading
+from collections import OrderedDict
+
+from games.models import Table
+from games.selectors import TableSnapshot, table_snapshot
+
+CACHED_TABLES = 2000
+
+_cache: OrderedDict[int, TableSnapshot] = OrderedDict()
+_lock = threading.Lock()
+_reading: dict[int, threading.Lock] = {}  # table -> held while one thread reads it
+
+
+def _cached(table_id: int, at_least: int | None) -> TableSnapshot | None:
+    if at_least is None:
+        return None
+    with _lock:
+        snap = _cache.get(table_id)
+    return snap if snap is not None and snap.version >= at_least else None
+
+
+def snapshot_get(table_id: int, at_least: int | None = None) -> TableSnapshot | None:
+    """The table at version ``at_least`` or later (None: as it is now); None if it is gone."""
+    snap = _cached(table_id, at_least)
+    if snap is not None:
+        return snap
+    with _lock:
+        reading = _reading.setdefault(table_id, threading.Lock())
+    with reading:
+        snap = _cached(table_id, at_least)  # read by another thread while this one waited
+        if snap is not None:
+            return snap
+        return _read(table_id)
+
+
+def _read(table_id: int) -> TableSnapshot | None:
+    table = Table.objects.select_related("game").filter(pk=table_id).first()
+    if table is None:
+        with _lock:
+            _cache.pop(table_id, None)
+        return None
+    snap = table_snapshot(table)
+    with _lock:
+        old = _cache.get(table_id)
+        if old is None or old.version <= snap.version:
+            _cache[table_id] = snap
+            _cache.move_to_end(table_id)
+            while len(_cache) > CACHED_TABLES:
+                gone, _ = _cache.popitem(last=False)
+                _reading.pop(gone, None)
+    return snap
+
+
+def snapshots_clear() -> None:
+    with _lock:
+        _cache.clear()
+        _reading.clear()
