@@ -12,6 +12,13 @@ def profile_language(user) -> str | None:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def is_email_verified(self, request, email):
+        # A player who followed an e-mailed table invite has proven that address: signing up
+        # with it needs no second confirmation (games.services.invites).
+        from games.services.invites import invite_email_proven
+
+        return super().is_email_verified(request, email) or invite_email_proven(request, email)
+
     def login(self, request, user):
         super().login(request, user)
         # From here on the player gets the language of their profile: the "logged in" message

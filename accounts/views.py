@@ -2,6 +2,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -15,13 +17,16 @@ from .models import LANGUAGE_CHOICES, Profile
 
 @login_required
 def profile(request):
-    return render(request, "accounts/profile.html", {"profile": request.user.profile, "own": True})
+    ctx = {"profile": request.user.profile, "own": True}
+    ctx["recent_games"] = recent_games(request.user)
+    return render(request, "accounts/profile.html", ctx)
 
 
 def profile_detail(request, user_id):
     user = get_object_or_404(get_user_model(), pk=user_id, is_active=True)
     own = request.user.is_authenticated and request.user.pk == user.pk
-    return render(request, "accounts/profile.html", {"profile": user.profile, "own": own})
+    ctx = {"profile": user.profile, "own": own, "recent_games": recent_games(user)}
+    return render(request, "accounts/profile.html", ctx)
 
 
 @login_required
@@ -62,3 +67,68 @@ def language_cookie_set(response, language):
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
+
+
+# --- ratings: the leaderboard and a player's recent games ------------------------------------------
+
+LEADERBOARD_PAGE = 50
+RECENT_GAMES = 10
+
+
+def leaderboard(request):
+    """Players who have finished a game, by rating points (then wins, then fewer games)."""
+    players = (
+        Profile.objects.filter(games_played__gt=0, user__is_active=True)
+        .select_related("user")
+        .order_by("-rating_points", "-wins", "games_played", "display_name")
+    )
+    page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("page"))
+    first = page.start_index()
+    rows = [
+        {"rank": first + i, "profile": p, "is_you": p.user_id == request.user.pk}
+        for i, p in enumerate(page.object_list)
+    ]
+    mine = None
+    if request.user.is_authenticated and not any(r["is_you"] for r in rows):
+        me = Profile.objects.filter(user=request.user, games_played__gt=0).first()
+        if me is not None:
+            mine = {"rank": _rank_of(me), "profile": me, "is_you": True}
+    return render(request, "accounts/leaderboard.html", {"rows": rows, "page": page, "mine": mine})
+
+
+def _rank_of(me: Profile) -> int:
+    """1 + the players ahead of ``me`` in the leaderboard's order."""
+    ahead = Profile.objects.filter(games_played__gt=0, user__is_active=True).filter(
+        Q(rating_points__gt=me.rating_points)
+        | Q(rating_points=me.rating_points, wins__gt=me.wins)
+        | Q(rating_points=me.rating_points, wins=me.wins, games_played__lt=me.games_played)
+    )
+    return ahead.count() + 1
+
+
+def recent_games(user) -> list[dict]:
+    from games.models import PlayerResult
+    from games.selectors import mode_label
+
+    results = PlayerResult.objects.filter(user=user).select_related("game__table")
+    out = []
+    for r in results[:RECENT_GAMES]:
+        table = r.game.table
+        teams = (r.game.results or {}).get("teams")
+        outcome = None
+        if teams:  # Eşli: the team's outcome says more than a place
+            mine, theirs = teams[r.seat % 2], teams[1 - r.seat % 2]
+            outcome = _("won") if mine < theirs else _("lost") if mine > theirs else _("draw")
+        out.append(
+            {
+                "ended": r.ended,
+                "mode_label": mode_label(table.mode),
+                "place": r.place,
+                "players": table.seat_count,
+                "outcome": outcome,
+                "points": r.points,
+                "count": r.count,
+                "table_id": table.pk,
+            }
+        )
+    return out

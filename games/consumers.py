@@ -24,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, selectors, services, versions
+from games.invite_selectors import my_tables
 from games.models import Game
 from games.services import ServiceError
 from games.snapshots import snapshot_get
@@ -239,4 +240,4 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             return render_to_string(
                 "games/lobby.html#tables",
                 {"tables": selectors.lobby_tables(self.user), "user": self.user},
-            )
+            ) + render_to_string("games/lobby.html#my_tables", {"my_tables": my_tables(self.user)})

@@ -51,7 +51,7 @@ class TableForm(forms.Form):
         required=False,
     )
     private = forms.BooleanField(
-        label=_("Private (not listed in the lobby; share the link)"),
+        label=_("Private (invite only: not listed in the lobby)"),
         required=False,
         initial=False,
     )

@@ -28,6 +28,9 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     start_at = models.DateTimeField(null=True, blank=True)  # end of the 10 s start countdown
     created = models.DateTimeField(auto_now_add=True)
+    # Eşli: names the manager gave the teams (seats 1 & 3, seats 2 & 4); blank shows a default
+    team_a_name = models.CharField(max_length=30, blank=True)
+    team_b_name = models.CharField(max_length=30, blank=True)
 
     class Meta:
         ordering = ["-created"]
@@ -179,3 +182,119 @@ class ChatMessage(models.Model):
 
     def __str__(self):
         return f"{self.user_id}: {self.text[:30]}"
+
+
+class PlayerResult(models.Model):
+    """One player's line of a finished game, written with the rating points: profiles list them."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="player_results")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_results"
+    )
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    points = models.IntegerField()  # rating points, as added to the profile
+    count = models.IntegerField()
+    ended = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-ended", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="player_result_once_per_game"),
+        ]
+        indexes = [models.Index(fields=["user", "-ended"])]
+
+    def __str__(self):
+        return f"{self.user_id} in game {self.game_id}: place {self.place}, {self.points:+d}"
+
+
+class Invite(models.Model):
+    """A seat reserved for whoever follows an e-mailed link; only the token's hash is stored."""
+
+    class Status(models.TextChoices):
+        SENT = "sent", _("sent")
+        ACCEPTED = "accepted", _("accepted")
+        EXPIRED = "expired", _("expired")
+        CANCELLED = "cancelled", _("cancelled")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invites")
+    seat_index = models.PositiveSmallIntegerField()  # 0-based, like Seat.index
+    email = models.EmailField()
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invites_sent"
+    )
+    language = models.CharField(max_length=5)  # the inviter's: the e-mail is written in it
+    token_hash = models.CharField(max_length=64, unique=True)  # SHA-256 hex of the link's token
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SENT)
+    created = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField()  # the latest send; a resend starts a new token and expiry
+    sends = models.PositiveSmallIntegerField(default=1)
+    expires_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invites_accepted",
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "seat_index", "-created"]
+        constraints = [
+            # a seat is reserved by at most one live invite
+            models.UniqueConstraint(
+                fields=["table", "seat_index"],
+                condition=Q(status="sent"),
+                name="invite_one_live_per_seat",
+            ),
+        ]
+
+    def __str__(self):
+        return f"invite to {self.email} for {self.table_id} seat {self.seat_index + 1}"
+
+    @property
+    def state(self) -> str:
+        """The status as the manager sees it: a sent invite past its expiry is expired."""
+        from django.utils import timezone
+
+        if self.status == self.Status.SENT and self.expires_at <= timezone.now():
+            return self.Status.EXPIRED
+        return self.status
+
+    def get_state_display(self) -> str:
+        return self.Status(self.state).label
+
+
+class StaffAction(models.Model):
+    """What a staff member did to a table through the admin: append-only, shown read-only."""
+
+    class Kind(models.TextChoices):
+        TABLE_CLOSE = "table_close", _("closed the table")
+        SEAT_REMOVE = "seat_remove", _("removed a player from a seat")
+        HAND_VOID = "hand_void", _("voided the hand and dealt again")
+        GAME_END = "game_end", _("ended the game")
+
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="staff_actions",
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # kept when a table is deleted: details holds its id as well
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, related_name="staff_actions"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    reason = models.CharField(max_length=200, blank=True)
+    version_before = models.PositiveIntegerField()
+    version_after = models.PositiveIntegerField()
+    details = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} (table {self.details.get('table')})"

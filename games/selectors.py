@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine
-from games.models import ChatMessage, Hand, Seat, Table
+from games import engine, invite_selectors, teams
+from games.models import ChatMessage, Hand, Invite, Seat, Table
 
 CHAT_SHOWN = 40
 
@@ -98,11 +98,14 @@ class TableSnapshot:
 def table_snapshot(table: Table) -> TableSnapshot:
     """Read ``table`` (fetched with select_related("game")): seats, current hand, states."""
     hand = current_hand(table)
+    state = engine.hand_from_dict(hand.state) if hand is not None else None
+    if state is not None and hand.over and state.phase != "over":
+        state = staff_voided(state)  # a hand the staff voided mid-play
     return TableSnapshot(
         table=table,
         seats=seat_rows(table),
         hand=hand,
-        state=engine.hand_from_dict(hand.state) if hand is not None else None,
+        state=state,
         gstate=engine.game_from_dict(table.game.state) if table.game.state else None,
     )
 
@@ -150,6 +153,14 @@ def table_view(table: Table | TableSnapshot, user, *, chat: bool = True) -> dict
         "hands_played": gstate.hands_played if gstate else 0,
     }
     ctx["seats"] = _seats(seats, me, view, gstate, table)
+    # Eşli teams, reserved seats and the manager's invites (issue 6)
+    invite_selectors.seats_mark_reserved(table, ctx["seats"])
+    if any(s["reserved"] for s in ctx["seats"]):
+        ctx["can_start"] = False  # an invited player is waited for (services.invites)
+    ctx["teams"] = teams.teams_view(table, ctx["seats"], gstate, me)
+    for s in ctx["seats"]:
+        s["team_name"] = ctx["teams"][teams.team_of(s["index"])]["name"] if ctx["teams"] else ""
+    ctx["invites"] = invite_selectors.invites_panel(table, user, ctx["seats"])
     if view is not None:
         ctx["hand"] = _hand(table, hand, view, opts)
         if any(s["is_turn"] and s["is_bot"] for s in ctx["seats"]):
@@ -158,8 +169,10 @@ def table_view(table: Table | TableSnapshot, user, *, chat: bool = True) -> dict
         ctx["can"] = view["can"]
         if hand.over:
             ctx["result"] = _result(table, hand, view, ctx["seats"], gstate)
+            ctx["result"]["teams"] = _result_teams(view["result"], ctx["teams"])
     if game.results:
         ctx["game_result"] = _game_result(game.results, ctx["seats"])
+        ctx["game_result"]["teams"] = teams.game_teams(game.results, ctx["teams"])
     if chat:
         ctx["chat"] = chat_view(table, user)
     return ctx
@@ -183,6 +196,7 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
             "position": position,
             "pile_corner": PILE_CORNER[position],
             "count": gstate.counts[s.index] if gstate else None,
+            "team": "AB"[teams.team_of(s.index)] if table.mode == "esli" else None,
             "is_turn": False,
             "rack_size": None,
             "pile": [],
@@ -190,6 +204,8 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
             "takeable": False,
             "declared_pairs": False,
             "showed": False,
+            # Eşli: partners sit opposite (seats 1 and 3, 2 and 4)
+            "partner": table.mode == "esli" and me is not None and (s.index - me) % 4 == 2,
         }
         if view is not None:
             over = view["phase"] == "over"
@@ -259,6 +275,7 @@ def _result(table, hand: Hand, view: dict, seats: list[dict], gstate) -> dict:
         next_at = epoch_ms(hand.ended) + pause * 1000
     return {
         "void": res["void"],
+        "staff_void": bool((hand.result or {}).get("staff")),
         "finisher": seats[res["finisher"]]["name"] if res["finisher"] is not None else None,
         "kind": res["kind"],
         "kind_label": finish_label(res["kind"]),
@@ -282,18 +299,36 @@ def _game_result(results: dict, seats: list[dict]) -> dict:
             "is_you": s["is_you"],
             "count": results["counts"][s["index"]],
             "points": results["points"][s["index"]],
-            "team": s["index"] % 2 + 1,
+            "team": s["team"],
+            "team_name": s.get("team_name", ""),
         }
         for s in seats
     ]
-    rows.sort(key=lambda r: (r["place"], r["count"]))
-    teams = results.get("teams")
-    if teams:
-        teams = [
-            {"number": t + 1, "total": total, "seats": [t + 1, t + 3], "won": total < teams[1 - t]}
-            for t, total in enumerate(teams)
-        ]
-    return {"rows": rows, "hands": results["hands"], "teams": teams}
+    rows.sort(key=lambda r: (r["place"], r["team"] or "", r["count"]))
+    # Eşli: table_view adds the teams (names, totals, the winner) from games.teams
+    return {
+        "rows": rows,
+        "hands": results["hands"],
+        "teams": results.get("teams"),
+        "staff": bool(results.get("staff")),
+    }
+
+
+def staff_voided(state: engine.HandState) -> engine.HandState:
+    """How a hand that staff stopped is shown: as a void hand, every rack open. The stored state
+    stays what its moves made (games.services.staff); only the view sees it over."""
+    from dataclasses import replace
+
+    void = engine.HandResult(void=True, deltas=(0,) * state.n)
+    return replace(state, phase="over", drawn=None, drawn_from_left=None, result=void)
+
+
+def _result_teams(res: dict, team_rows) -> list[dict] | None:
+    """Eşli hand end: each team's change this hand and its total after it."""
+    deltas = teams.team_deltas(res["deltas"])
+    if team_rows is None or deltas is None:
+        return None
+    return [{**t, "delta": deltas[t["index"]]} for t in team_rows]
 
 
 def chat_view(table: Table, user) -> list[dict]:
@@ -321,6 +356,7 @@ def lobby_tables(user) -> list[dict]:
         .order_by("-created")[:100]
     )
     uid = user.pk if user is not None and user.is_authenticated else None
+    reserved = _reserved_by_table(tables)
     out = []
     for t in tables:
         seats = sorted(t.seats.all(), key=lambda s: s.index)
@@ -338,7 +374,10 @@ def lobby_tables(user) -> list[dict]:
                         "index": s.index,
                         "number": s.index + 1,
                         "name": seat_name(s),
-                        "free": s.user_id is None and not s.is_bot,
+                        "free": s.user_id is None
+                        and not s.is_bot
+                        and (t.pk, s.index) not in reserved,
+                        "reserved": (t.pk, s.index) in reserved,
                         "is_you": s.user_id is not None and s.user_id == uid,
                     }
                     for s in seats
@@ -348,3 +387,12 @@ def lobby_tables(user) -> list[dict]:
             }
         )
     return out
+
+
+def _reserved_by_table(tables) -> set[tuple[int, int]]:
+    """(table id, seat index) of the seats that live invites keep for someone."""
+    ids = [t.pk for t in tables if t.status == Table.Status.OPEN]
+    live = Invite.objects.filter(
+        table_id__in=ids, status=Invite.Status.SENT, expires_at__gt=timezone.now()
+    )
+    return set(live.values_list("table_id", "seat_index"))

@@ -7,6 +7,7 @@ seconds, CELERY_BEAT_SCHEDULE) does whatever a lost task left undone.
 
 import functools
 import logging
+import math
 
 from celery import shared_task
 
@@ -36,10 +37,20 @@ def game_start_task(table_id: int, expected_version: int) -> bool:
     return services.game_start(table_id=table_id, expected_version=expected_version)
 
 
-@shared_task
+@shared_task(bind=True, max_retries=20)
+def turn_due_task(self, table_id: int, expected_version: int) -> bool:
+    """A turn that is due: a bot's move, an away seat, or a person's timeout. One that comes
+    before its deadline (clocks of different hosts) waits out the rest, never plays early."""
+    wait = services.turn_wait(table_id=table_id, expected_version=expected_version)
+    if wait > 0:
+        if self.request.is_eager:
+            return False  # run in place: nothing to wait with
+        raise self.retry(countdown=math.ceil(wait * 10) / 10)
+    return _turn_due(table_id, expected_version)
+
+
 @refusal_is_nothing
-def turn_due_task(table_id: int, expected_version: int) -> bool:
-    """A turn that is due: a bot's move, an away seat, or a person's timeout."""
+def _turn_due(table_id: int, expected_version: int) -> bool:
     return services.turn_due_play(table_id=table_id, expected_version=expected_version)
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import invite_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -15,4 +15,19 @@ urlpatterns = [
     path("table/<int:table_id>/bot/", views.table_bot, name="bot"),
     path("table/<int:table_id>/arrange/", views.rack_arrange, name="arrange"),
     path("table/<int:table_id>/hand/<int:number>/verify/", views.hand_verify, name="verify"),
+    # invites and team names (issue 6)
+    path("table/<int:table_id>/invite/", invite_views.invite_new, name="invite_new"),
+    path(
+        "table/<int:table_id>/invite/<int:invite_id>/resend/",
+        invite_views.invite_resend,
+        name="invite_resend",
+    ),
+    path(
+        "table/<int:table_id>/invite/<int:invite_id>/cancel/",
+        invite_views.invite_cancel,
+        name="invite_cancel",
+    ),
+    path("table/<int:table_id>/teams/", invite_views.team_names, name="team_names"),
+    path("invite/continue/", invite_views.invite_continue, name="invite_continue"),
+    path("invite/<str:token>/", invite_views.invite_open, name="invite"),
 ]

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import engine, selectors, services
 from games.forms import TableForm
+from games.invite_selectors import my_tables
 from games.models import Hand, Move, Table
 from games.services import ServiceError
 
@@ -24,7 +25,11 @@ def lobby(request):
     return render(
         request,
         "games/lobby.html",
-        {"tables": selectors.lobby_tables(request.user), "form": form},
+        {
+            "tables": selectors.lobby_tables(request.user),
+            "my_tables": my_tables(request.user),
+            "form": form,
+        },
     )
 
 
@@ -42,8 +47,12 @@ def table_new(request):
             form.add_error(None, e.message)
         else:
             return redirect("games:table", table.pk)
-    tables = selectors.lobby_tables(request.user)
-    return render(request, "games/lobby.html", {"tables": tables, "form": form}, status=400)
+    ctx = {
+        "tables": selectors.lobby_tables(request.user),
+        "my_tables": my_tables(request.user),
+        "form": form,
+    }
+    return render(request, "games/lobby.html", ctx, status=400)
 
 
 def ws_url(table_id: int) -> str:

@@ -2,7 +2,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
-from accounts.views import set_language
+from accounts.views import leaderboard, set_language
 
 urlpatterns = [
     # Our set_language also stores the choice in a logged-in player's profile.
@@ -13,6 +13,7 @@ urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
+    path("leaderboard/", leaderboard, name="leaderboard"),
     path("", include("games.urls")),
     prefix_default_language=False,
 )

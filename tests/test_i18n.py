@@ -17,6 +17,10 @@ def po_entries(path: Path) -> list[tuple[str, str, bool]]:
         for line in block.splitlines():
             if line.startswith("#,") and "fuzzy" in line:
                 fuzzy = True
+            elif line.startswith("msgctxt "):
+                # as gettext stores it: context, EOT, message
+                target = ids
+                ids.append(ast.literal_eval(line[8:]) + "\x04")
             elif line.startswith("msgid "):
                 target = ids
                 ids.append(ast.literal_eval(line[6:]))

@@ -8,11 +8,14 @@ from .bots import bot_add, bot_remove, bot_table_create
 from .chat import chat_post
 from .errors import ServiceError
 from .hands import game_start, hand_deal, hand_next
+from .invites import invite_accept, invite_cancel, invite_create, invite_resend
 from .moves import MoveOutcome, move_submit
 from .results import game_results_record
+from .staff import game_end, hand_void_redeal, seat_remove, table_close
 from .sweep import sweep_run, table_due
 from .tables import seat_leave, seat_take, table_create, table_start
-from .timeouts import seat_back, turn_due_play
+from .teams import team_names_set
+from .timeouts import seat_back, turn_due_play, turn_wait
 
 __all__ = [
     "MoveOutcome",
@@ -21,17 +24,27 @@ __all__ = [
     "bot_remove",
     "bot_table_create",
     "chat_post",
+    "game_end",
     "game_results_record",
     "game_start",
     "hand_deal",
     "hand_next",
+    "hand_void_redeal",
+    "invite_accept",
+    "invite_cancel",
+    "invite_create",
+    "invite_resend",
     "move_submit",
     "seat_back",
     "seat_leave",
+    "seat_remove",
     "seat_take",
+    "table_close",
     "sweep_run",
     "table_create",
     "table_due",
     "table_start",
+    "team_names_set",
     "turn_due_play",
+    "turn_wait",
 ]

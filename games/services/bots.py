@@ -43,6 +43,10 @@ def bot_add(*, table_id, user, index, expected_version=None) -> int:
         game, table, seat = _manager_seat(table_id, user, index, expected_version)
         if seat.user_id is not None or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
+        from .invites import seats_reserved  # an invite keeps the seat for a person
+
+        if seat.index in seats_reserved(table):
+            raise ServiceError("seat_reserved", _("That seat is reserved for an invited player."))
         seat.is_bot, seat.away, seat.timeouts_in_row = True, False, 0
         seat.save(update_fields=["is_bot", "away", "timeouts_in_row"])
         return table_bump(game, lobby=True)

@@ -64,6 +64,8 @@ def next_pause(hand) -> float:
 
 def deadline_of(game: Game, table: Table, hand=None) -> tuple:
     """(moment, kind) of the server's next action at the table, or (None, None)."""
+    if table.status == Table.Status.CLOSED:  # closed by staff: nothing more happens
+        return None, None
     if table.status == Table.Status.STARTING:
         return table.start_at, "start"
     if game.status == Game.Status.OVER:

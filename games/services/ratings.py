@@ -1,20 +1,34 @@
-"""A finished game's rating points, games played and wins, onto each player's Profile."""
+"""A finished game's rating points, games played and wins, onto each player's Profile, and one
+PlayerResult per player for the profile's recent games."""
 
 from django.db.models import F
 
 from accounts.models import Profile
+from games.models import PlayerResult
 
 
-def profiles_update(table, places, points) -> None:
+def profiles_update(game, table, places, points, counts) -> None:
     """Caller holds the table's lock; each seated person's profile changes once per game.
 
     Rating points are whole numbers on the profile: a shared place worth half a point (three
-    players, an odd number of hands) is rounded half to even.
+    players, an odd number of hands) is rounded half to even. A win is a first place that
+    someone else did not share: when every seat ties (an Eşli draw), nobody has won.
     """
+    everyone_first = all(p == 1 for p in places)
     for seat in table.seats.filter(user__isnull=False):
         i = seat.index
+        won = places[i] == 1 and not everyone_first
         Profile.objects.filter(user_id=seat.user_id).update(
             rating_points=F("rating_points") + round(points[i]),
             games_played=F("games_played") + 1,
-            wins=F("wins") + (1 if places[i] == 1 else 0),
+            wins=F("wins") + (1 if won else 0),
+        )
+        PlayerResult.objects.create(
+            game=game,
+            user_id=seat.user_id,
+            seat=i,
+            place=places[i],
+            points=round(points[i]),
+            count=counts[i],
+            ended=game.ended,
         )

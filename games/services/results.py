@@ -47,9 +47,20 @@ def game_results_record(*, table_id, expected_version=None) -> bool:
             return False
         if game.status != Game.Status.OVER or game.results is not None or not game.state:
             return False
-        state = engine.game_from_dict(game.state)
-        seats = list(table.seats.select_related("user__profile"))
-        game.results = game_results(state, seats)
-        profiles_update(table, game.results["places"], game.results["points"])
+        if table.status == table.Status.CLOSED:  # closed by staff: not rated (services.staff)
+            return False
+        results_write(game, table)
         table_bump(game, lobby=True)
         return True
+
+
+def results_write(game: Game, table) -> None:
+    """Write the results of a game that is over and update its players' profiles (caller holds
+    the lock, has checked there are no results yet, and bumps the version). A game ended by
+    staff before any hand counted is recorded but rates nobody."""
+    state = engine.game_from_dict(game.state)
+    seats = list(table.seats.select_related("user__profile"))
+    game.results = game_results(state, seats)
+    if state.hands_played:
+        r = game.results
+        profiles_update(game, table, r["places"], r["points"], r["counts"])

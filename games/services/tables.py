@@ -92,6 +92,11 @@ def seat_take(*, table_id, user, index, expected_version=None) -> int:
             return game.version
         if seat.user_id is not None or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
+        from .invites import seat_refusal  # reserved seats and private tables (issue 6)
+
+        refusal = seat_refusal(table, seat, user)
+        if refusal is not None:
+            raise refusal
         table.seats.filter(user=user).update(user=None)
         seat.user = user
         seat.save(update_fields=["user"])
@@ -136,14 +141,23 @@ def table_start(*, table_id, user, expected_version=None) -> int:
 
 
 def seats_fill_with_bots(table: Table) -> int:
-    """Bots take the table's empty seats (caller holds the lock); how many they took."""
-    return table.seats.filter(user__isnull=True, is_bot=False).update(is_bot=True, away=False)
+    """Bots take the table's empty seats (caller holds the lock), except seats that an invite
+    keeps for a person; how many they took."""
+    from .invites import seats_reserved
+
+    empty = table.seats.filter(user__isnull=True, is_bot=False)
+    return empty.exclude(index__in=list(seats_reserved(table))).update(is_bot=True, away=False)
 
 
 def countdown_begin(game: Game, table: Table) -> int:
     """Start the 10-second countdown (caller holds the lock and has checked who may). Empty
     seats get bots when the table lets them (option bots_fill), else the start is refused. The
     deal is the deadline's task (games.services.deadlines), or the sweep's if that is lost."""
+    from .invites import reserved_refusal
+
+    refusal = reserved_refusal(table)  # invited players are waited for, not replaced by bots
+    if refusal is not None:
+        raise refusal
     if table.options.get("bots_fill", True):
         seats_fill_with_bots(table)
     elif table.seats.filter(user__isnull=True, is_bot=False).exists():

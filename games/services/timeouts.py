@@ -12,7 +12,6 @@ player's move stale. Either way exactly one of them is applied.
 """
 
 import logging
-from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -29,8 +28,6 @@ from .tables import table_bump, table_lock
 logger = logging.getLogger(__name__)
 
 AWAY_AFTER = 2  # timeouts in a row that mark a seat away
-# A task may run a little before its deadline (its countdown was rounded, clocks differ).
-EARLY = timedelta(milliseconds=200)
 
 
 def moves_apply(table_id, seat: int, moves, version: int) -> int:
@@ -62,7 +59,7 @@ def turn_due_play(*, table_id, expected_version=None, now=None) -> bool:
             return False
         if game.status != Game.Status.PLAYING or game.deadline is None:
             return False
-        if game.deadline > now + EARLY:
+        if game.deadline > now:  # never before its time: a move made in time always wins
             return False
         hand = game.hands.order_by("-number").first()
         if hand is None or hand.over:
@@ -89,6 +86,16 @@ def _bot_turn(table_id, seat: Seat, state, version: int) -> bool:
         logger.exception("bot at table %s seat %s: plan refused", table_id, seat.index)
         moves_apply(table_id, seat.index, engine.auto_moves(state, seat.index), version)
     return True
+
+
+def turn_wait(*, table_id, expected_version, now=None) -> float:
+    """Seconds until the turn's deadline when the table is still at ``expected_version`` and the
+    deadline is ahead (a task that came early: another host's clock), else 0. Reads only."""
+    now = now or timezone.now()
+    row = Game.objects.filter(table_id=table_id).values("version", "deadline").first()
+    if row is None or row["version"] != expected_version or row["deadline"] is None:
+        return 0.0
+    return max(0.0, (row["deadline"] - now).total_seconds())
 
 
 def seat_back(*, table_id, user) -> int:

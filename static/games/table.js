@@ -192,6 +192,8 @@
       .then(function (r) { return r.json(); })
       .then(function (data) {
         if (!data.groups) return;
+        // a new hand was dealt while the request was out: that grouping is of old tiles
+        if (String(data.hand) !== handId) return;
         var items = data.groups.slice();
         if (data.leftovers && data.leftovers.length) items.push(data.leftovers);
         layoutApply(groupsToLayout(items, true) || groupsToLayout(items, false));

@@ -7,7 +7,6 @@ deals after the 10-second countdown runs in this process (celery.contrib.testing
 """
 
 import hashlib
-import json
 import time
 
 import pytest
@@ -268,10 +267,13 @@ def test_seri_diz_arranges_the_rack_and_the_layout_survives_a_reload(
     table_ready(page, 15)
     before = layout_of(page)
     page.locator('[data-arrange="runs"]').click()
+    # The arrangement arrives by fetch: wait until the rack shows it. Both sides are
+    # stringified in the page, since Python's json.dumps spaces its items and never matches.
     page.wait_for_function(
         "old => JSON.stringify([...document.querySelectorAll('#rack .slot')].map("
-        "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null)) !== old",
-        arg=json.dumps(before),
+        "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null)) !== "
+        "JSON.stringify(old)",
+        arg=before,
     )
     grouped = layout_of(page)
     assert sorted(filter(None, grouped)) == sorted(filter(None, before))

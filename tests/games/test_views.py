@@ -180,3 +180,41 @@ def test_arrange_is_only_for_seated_players(client, users, django_user_model, fi
     assert response.status_code == 400 and "groups" not in response.json()
     client.force_login(users[0])
     assert client.get(reverse("games:arrange", args=[table.pk]), {"how": "x"}).status_code == 404
+
+
+def test_a_void_hand_is_shown_as_void(client, users, fixed_seed):
+    from dataclasses import replace
+
+    table = game_started(table_full(users, seats=2))
+    hand = current_hand(table)
+    state = hand_state(table)
+    hand.state = engine.hand_to_dict(replace(state, stock=state.stock[:1]))
+    hand.save()
+    services.move_submit(
+        table_id=table.pk,
+        user=users[0],
+        move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
+        expected_version=None,
+    )
+    services.move_submit(
+        table_id=table.pk, user=users[1], move={"kind": "draw"}, expected_version=None
+    )
+    tile = engine.format_tile(hand_state(table).racks[1][0])
+    services.move_submit(
+        table_id=table.pk,
+        user=users[1],
+        move={"kind": "discard", "tile": tile},
+        expected_version=None,
+    )
+    client.force_login(users[0])
+    html = client.get(f"/en/table/{table.pk}/").content.decode()
+    assert "Void hand" in html and "Next hand in" in html
+
+
+def test_esli_shows_the_partner_opposite(client, users, fixed_seed):
+    table = game_started(table_full(users, mode="esli"))
+    client.force_login(users[1])
+    html = client.get(f"/en/table/{table.pk}/").content.decode()
+    seat = html.index('class="seat seat--top')  # seat 4 sits opposite seat 2
+    assert 'data-seat="3"' in html[seat : seat + 120]
+    assert html.index(">partner<") > seat and html.count(">partner<") == 1

@@ -10,6 +10,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from celery.exceptions import Retry
 from celery.signals import task_postrun
 from django.utils import timezone
 
@@ -99,6 +100,20 @@ def test_a_move_just_before_the_timeout_wins_and_the_timeout_does_nothing(
     assert wait_until(lambda: runs_of(task_log, "turn_due_task", (playing.pk, v))) == [False]
     assert [(m.seat, m.auto) for m in Move.objects.all()] == [(0, False)]
     assert Seat.objects.get(table=playing, index=0).timeouts_in_row == 0
+
+
+def test_a_timeout_task_that_comes_early_waits_for_the_deadline(celery_worker, task_log, playing):
+    v = version_of(playing)
+    turn_due_in(playing, 1.5)
+    deadline = Game.objects.get(table=playing).deadline
+    tasks.turn_due_task.apply_async(args=(playing.pk, v))  # at once: as from a fast clock
+    runs = wait_until(
+        lambda: len(r := runs_of(task_log, "turn_due_task", (playing.pk, v))) == 3 and r
+    )
+    # the early one went back to the queue for the rest of the time; at the deadline it and
+    # the turn's own task ran, and one of them played
+    assert isinstance(runs[0], Retry) and sorted(runs[1:]) == [False, True]
+    assert Move.objects.count() == 1 and Move.objects.get().created >= deadline
 
 
 def test_a_duplicated_task_does_nothing(celery_worker, task_log, playing):

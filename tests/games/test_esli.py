@@ -1,0 +1,217 @@
+"""Eşli Okey through the services: partners opposite, team counting over several hands, the
+game's end and rating points, team names, and what the table page shows of it all."""
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import Profile
+from games import engine, services
+from games.engine.tiles import colour_of
+from games.models import Game, Hand, PlayerResult, Table
+from games.selectors import table_view
+from games.services import ServiceError
+
+from .conftest import game_started, table_full
+from .helpers import current_hand, hand_state, version_of
+from .plans import plan_move
+
+pytestmark = pytest.mark.django_db
+
+
+def fresh(table) -> Table:
+    return Table.objects.select_related("game").get(pk=table.pk)
+
+
+def expected_deltas(state: engine.HandState) -> list[int]:
+    """okey-rules.md, worked out here independently of the engine: the finisher and their
+    partner go down by V, the two opponents up by V; the shower down by 1 × colour factor."""
+    r = state.result
+    deltas = [0, 0, 0, 0]
+    if r.void:
+        return deltas
+    opts = state.options
+    colour = 2 if opts.colour_doubling and colour_of(state.indicator) in (0, 3) else 1  # R, K
+    factor = {"normal": 1, "okey": 2, "pairs": 2, "pairs+okey": 4}[r.kind]
+    v = 2 * colour * factor
+    assert r.value == v
+    for seat in range(4):
+        deltas[seat] = -v if seat % 2 == r.finisher % 2 else v
+    if r.shower is not None and opts.indicator_bonus:
+        deltas[r.shower] -= colour
+    return deltas
+
+
+def play_hand(table, seat_user) -> engine.HandState:
+    """Play the current hand to its end through move_submit, showing the indicator when one
+    can (so that the show's count is exercised too)."""
+    while True:
+        state = hand_state(table)
+        if state.phase == "over":
+            return state
+        seat = state.turn
+        if "show" in engine.hand_view(state, seat)["can"]:
+            move = {"kind": "show"}
+        else:
+            move = plan_move(state)
+        services.move_submit(
+            table_id=table.pk,
+            user=seat_user[seat],
+            move={k: v for k, v in move.items() if k != "seat"},
+            expected_version=version_of(table),
+        )
+
+
+@pytest.fixture
+def esli_game(users, fixed_seed, in_memory_layer):
+    return game_started(table_full(users, mode="esli", hand_limit=4))
+
+
+def test_partners_sit_opposite(esli_game, users):
+    view = table_view(fresh(esli_game), users[0])
+    teams = {s["number"]: s["team"] for s in view["seats"]}
+    assert teams == {1: "A", 2: "B", 3: "A", 4: "B"}
+    assert [t["numbers"] for t in view["teams"]] == [(1, 3), (2, 4)]
+    assert view["teams"][0]["is_yours"] and not view["teams"][1]["is_yours"]
+
+
+def test_team_counting_over_a_whole_game(esli_game, users):
+    table = esli_game
+    seat_user = {s.index: s.user for s in table.seats.all()}
+    counts = [20, 20, 20, 20]
+    counted, shows, firsts = 0, 0, []
+    while True:
+        firsts.append(current_hand(table).first_seat)
+        state = play_hand(table, seat_user)
+        deltas = expected_deltas(state)
+        counts = [c + d for c, d in zip(counts, deltas, strict=True)]
+        counted += not state.result.void
+        shows += state.result.shower is not None and not state.result.void
+        game = Game.objects.get(table=table)
+        gstate = engine.game_from_dict(game.state)
+        assert list(gstate.counts) == counts
+        assert engine.team_totals(gstate) == (counts[0] + counts[2], counts[1] + counts[3])
+        # what a player sees at the hand's end: each team's change and total
+        view = table_view(fresh(table), users[1])
+        if not state.result.void:
+            rows = view["result"]["teams"]
+            assert [r["delta"] for r in rows] == [deltas[0] + deltas[2], deltas[1] + deltas[3]]
+            assert [r["total"] for r in rows] == [counts[0] + counts[2], counts[1] + counts[3]]
+        if game.status == Game.Status.OVER:
+            # the results and the profiles follow in the end task (games.services.results)
+            assert services.game_results_record(table_id=table.pk, expected_version=game.version)
+            break
+        assert services.hand_next(table_id=table.pk, expected_version=version_of(table))
+    # with the fixed seed: void hands, finishes and shows of the indicator all happen
+    assert counted == 4 and len(firsts) > counted and shows >= 1
+    # a void hand is dealt again by the same player, a counted one passes the deal on
+    for (a, b), hand in zip(
+        zip(firsts, firsts[1:], strict=False), Hand.objects.order_by("number"), strict=False
+    ):
+        assert b == (a if hand.result["void"] else (a + 1) % 4)
+
+    # the end: the lower team total wins; each winner gains H, each loser loses H
+    game = Game.objects.get(table=table)
+    a, b = counts[0] + counts[2], counts[1] + counts[3]
+    assert game.results["teams"] == [a, b]
+    assert game.results["hands"] == 4
+    if a == b:
+        want = [0, 0, 0, 0]
+    else:
+        win = 0 if a < b else 1
+        want = [4 if seat % 2 == win else -4 for seat in range(4)]
+    assert game.results["points"] == want
+    for seat, user in seat_user.items():
+        profile = Profile.objects.get(user=user)
+        assert profile.rating_points == want[seat] and profile.games_played == 1
+        assert profile.wins == (1 if want[seat] > 0 else 0)
+        line = PlayerResult.objects.get(user=user)
+        assert (line.points, line.count, line.seat) == (want[seat], counts[seat], seat)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+
+    view = table_view(fresh(table), users[0])
+    rows = view["game_result"]["teams"]["rows"]
+    assert [r["total"] for r in rows] == [a, b]
+    html = client_page(table, users[0])
+    assert "result-teams" in html and str(a) in html and str(b) in html
+
+
+def client_page(table, user):
+    from django.test import Client
+
+    c = Client()
+    c.force_login(user)
+    return c.get(reverse("games:table", args=[table.pk])).content.decode()
+
+
+def test_a_draw_between_the_teams_changes_no_rating_and_counts_no_win(
+    esli_game, users, django_user_model
+):
+    staff = django_user_model.objects.create_user("mod", "mod@example.com", "x", is_staff=True)
+    game = Game.objects.get(table=esli_game)
+    state = engine.game_from_dict(game.state)
+    from dataclasses import replace
+
+    # two hands played and the teams level: 18 + 22 == 21 + 19
+    game.state = engine.game_to_dict(replace(state, counts=(18, 21, 22, 19), hands_played=2))
+    game.save()
+    services.game_end(table_id=esli_game.pk, staff=staff)
+    game.refresh_from_db()
+    assert game.results["points"] == [0, 0, 0, 0] and game.results["places"] == [1, 1, 1, 1]
+    for user in users:
+        p = Profile.objects.get(user=user)
+        assert (p.rating_points, p.games_played, p.wins) == (0, 1, 0)
+    html = client_page(esli_game, users[0])
+    assert "game-teams" in html
+
+
+def test_team_names_default_to_the_partners_and_the_manager_may_set_them(esli_game, users):
+    for u, name in zip(users, ["Ali", "Banu", "Cem", "Deniz"], strict=True):
+        u.profile.display_name = name
+        u.profile.save()
+    names = [t["name"] for t in table_view(fresh(esli_game), users[0])["teams"]]
+    assert names == ["Ali & Cem", "Banu & Deniz"]
+    v = version_of(esli_game)
+    services.team_names_set(table_id=esli_game.pk, user=users[0], team_a="  Kartallar ", team_b="")
+    assert version_of(esli_game) == v + 1
+    names = [t["name"] for t in table_view(fresh(esli_game), users[1])["teams"]]
+    assert names == ["Kartallar", "Banu & Deniz"]
+    html = client_page(esli_game, users[1])
+    assert "Kartallar" in html and "teams-bar" in html
+
+
+def test_an_empty_team_is_team_a_or_b(users, in_memory_layer):
+    table = services.table_create(manager=users[0], options={"mode": "esli"})
+    names = [t["name"] for t in table_view(fresh(table), users[0])["teams"]]
+    assert names == ["Takım A", "Takım B"] or names == ["Team A", "Team B"]
+
+
+@pytest.mark.parametrize(
+    "user_i, kw, code",
+    [
+        (1, {"team_a": "X", "team_b": "Y"}, "not_manager"),
+        (0, {"team_a": "x" * 31, "team_b": ""}, "bad_team_name"),
+        (0, {"team_a": "Aslanlar", "team_b": "aslanlar"}, "same_team_names"),
+    ],
+)
+def test_team_names_refused(esli_game, users, user_i, kw, code):
+    with pytest.raises(ServiceError) as e:
+        services.team_names_set(table_id=esli_game.pk, user=users[user_i], **kw)
+    assert e.value.code == code
+    assert Table.objects.get(pk=esli_game.pk).team_a_name == ""
+
+
+def test_duz_tables_have_no_teams(playing, users):
+    assert table_view(fresh(playing), users[0])["teams"] is None
+    with pytest.raises(ServiceError) as e:
+        services.team_names_set(table_id=playing.pk, user=users[0], team_a="A", team_b="B")
+    assert e.value.code == "not_esli"
+
+
+def test_team_names_form_on_the_page(client, esli_game, users):
+    client.force_login(users[0])
+    client.post(reverse("games:team_names", args=[esli_game.pk]), {"team_a": "", "team_b": "Y"})
+    assert Table.objects.get(pk=esli_game.pk).team_b_name == "Y"
+    assert (
+        "team-names-form"
+        in client.get(reverse("games:table", args=[esli_game.pk])).content.decode()
+    )
