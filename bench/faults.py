@@ -119,7 +119,7 @@ def tables_make(n: int) -> tuple[list[int], list, list[str]]:
 
     users = accounts.users_create(f"fault-{int(time.time())}", 2 * n)
     cookies = [accounts.session_cookie(u) for u in users]
-    opts = {"hand_limit": 50, "start_count": 50, "turn_seconds": 15, "private": True}
+    opts = {"hand_limit": 50, "start_count": 50, "turn_seconds": 15}
     tables = []
     for k in range(n):
         a, b = users[2 * k], users[2 * k + 1]

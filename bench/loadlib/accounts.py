@@ -109,7 +109,7 @@ def tables_create(
     table ids. Unstarted tables have no deadline, so the server leaves them alone."""
     from games import services
 
-    opts = {"hand_limit": 50, "start_count": 50, "private": True, **(options or {})}
+    opts = {"hand_limit": 50, "start_count": 50, **(options or {})}
     ids = []
     for k in range(0, len(users) - seats + 1, seats):
         group = users[k : k + seats]
