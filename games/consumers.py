@@ -8,7 +8,9 @@ Server -> client: HTML whose top-level elements carry ids and hx-swap-oob, which
 extension swaps in; every frame starts with #table-version carrying the table's version. Group
 messages say only which version the table reached; each socket renders its own viewer's view from
 the database (notify, then pull), so no rack tile ever crosses the channel layer. Services run
-whole inside database_sync_to_async: no transaction spans an await.
+whole inside one ``in_db_thread`` call: no transaction spans an await.
+
+Database work and rendering run in a small pool of threads (games.socket_threads).
 """
 
 import json
@@ -16,7 +18,6 @@ import time
 from collections import deque
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -28,6 +29,7 @@ from games.invite_selectors import my_tables
 from games.models import Game
 from games.services import ServiceError
 from games.snapshots import snapshot_get
+from games.socket_threads import in_db_thread
 
 MAX_MESSAGE_CHARS = 2000
 FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the socket
@@ -65,7 +67,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = broadcast.table_group(self.table_id)
         # join before rendering, so that no change can fall between the render and the join
         await self.channel_layer.group_add(self.group, self.channel_name)
-        frame = await database_sync_to_async(self.frame_render)(chat=True)
+        frame = await in_db_thread(self.frame_render)(chat=True)
         if frame is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_NO_TABLE)
@@ -87,12 +89,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = event.get("version", 0)
         if version <= self.sent_version:
             return  # this socket already shows that version or a later one
-        await self.frame_send(await database_sync_to_async(self.frame_render)(at_least=version))
+        await self.frame_send(await in_db_thread(self.frame_render)(at_least=version))
 
     async def chat_changed(self, event):
-        await self.frame_send(
-            await database_sync_to_async(self.frame_render)(board=False, chat=True)
-        )
+        await self.frame_send(await in_db_thread(self.frame_render)(board=False, chat=True))
 
     # --- from the client -----------------------------------------------------------------
 
@@ -130,7 +130,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         key = content.get("key")
         try:
-            outcome = await database_sync_to_async(services.move_submit)(
+            outcome = await in_db_thread(services.move_submit)(
                 table_id=self.table_id,
                 user=self.user,
                 move=move,
@@ -143,7 +143,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         # Answer the mover at once; the group message for this version is then skipped.
         await self.frame_send(
-            await database_sync_to_async(self.frame_render)(message="", at_least=outcome.version)
+            await in_db_thread(self.frame_render)(message="", at_least=outcome.version)
         )
 
     async def on_sync(self, content):
@@ -156,11 +156,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                 current = await self.version_current()
             if version == current:
                 return
-        await self.frame_send(await database_sync_to_async(self.frame_render)(chat=True))
+        await self.frame_send(await in_db_thread(self.frame_render)(chat=True))
 
     async def on_chat(self, content):
         try:
-            await database_sync_to_async(services.chat_post)(
+            await in_db_thread(services.chat_post)(
                 table_id=self.table_id, user=self.user, text=content.get("text")
             )
         except ServiceError as e:
@@ -169,12 +169,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- rendering -------------------------------------------------------------------------
 
     async def refuse(self, message, board=False):
-        await self.frame_send(
-            await database_sync_to_async(self.frame_render)(message=message, board=board)
-        )
+        await self.frame_send(await in_db_thread(self.frame_render)(message=message, board=board))
 
-    @database_sync_to_async
-    def version_current(self):
+    async def version_current(self):
+        return await in_db_thread(self.version_read)()
+
+    def version_read(self):
         return Game.objects.filter(table_id=self.table_id).values_list("version", flat=True).first()
 
     def frame_render(self, *, board=True, chat=False, message=None, at_least=None):
@@ -222,7 +222,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.flood = FloodGuard()
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self.tables_render)())
+        await self.send(text_data=await in_db_thread(self.tables_render)())
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
@@ -233,7 +233,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FLOOD)
 
     async def lobby_changed(self, event):
-        await self.send(text_data=await database_sync_to_async(self.tables_render)())
+        await self.send(text_data=await in_db_thread(self.tables_render)())
 
     def tables_render(self) -> str:
         with translation.override(self.lang):

@@ -11,10 +11,17 @@ from games.services.invites import invite_hours, seats_reserved
 INVITES_SHOWN = 30
 
 
-def invites_panel(table: Table, user, seats: list[dict]) -> dict | None:
+def invites_read(table: Table) -> list[Invite]:
+    """The invites the manager's panel lists, newest first."""
+    invites = table.invites.select_related("accepted_by__profile").order_by("-created")
+    return list(invites[:INVITES_SHOWN])
+
+
+def invites_panel(table: Table, user, seats: list[dict], invites=None) -> dict | None:
     """The manager's view of the table's invites; None for anyone else.
 
-    ``seats`` are the selectors' seat rows (with ``reserved`` set)."""
+    ``seats`` are the selectors' seat rows (with ``reserved`` set); ``invites`` a callable that
+    gives what ``invites_read`` gives (a snapshot's, read once for all the manager's views)."""
     if user is None or not user.is_authenticated or user.pk != table.manager_id:
         return None
     open_ = table.status == Table.Status.OPEN
@@ -31,8 +38,7 @@ def invites_panel(table: Table, user, seats: list[dict]) -> dict | None:
                 label = _("seat %(n)d (an opponent)") % {"n": s["number"]}
         choices.append({"index": s["index"], "label": label})
     rows = []
-    invites = table.invites.select_related("accepted_by__profile").order_by("-created")
-    for inv in invites[:INVITES_SHOWN]:
+    for inv in invites() if invites is not None else invites_read(table):
         state = inv.state
         live = state == Invite.Status.SENT
         seat = seats[inv.seat_index] if inv.seat_index < len(seats) else None

@@ -5,7 +5,8 @@ that seat's rack; a spectator gets ``hand_view(state, None)``. The seed is added
 hand is over. Nothing here writes.
 """
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field, replace
 
 from django.urls import reverse
 from django.utils import timezone
@@ -89,10 +90,27 @@ class TableSnapshot:
     hand: Hand | None
     state: engine.HandState | None
     gstate: engine.GameState | None
+    # the table's invites, read when a manager's view first needs them (most views do not)
+    _invites: list = field(default_factory=list, compare=False, repr=False)
+    _invites_lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @property
     def version(self) -> int:
         return self.table.game.version
+
+    def invites(self) -> list[Invite]:
+        with self._invites_lock:
+            if not self._invites:
+                self._invites.append(invite_selectors.invites_read(self.table))
+            return self._invites[0]
+
+    def after(self, **changes) -> "TableSnapshot":
+        """This snapshot with some parts replaced; the invites carry over when already read
+        (only a change that bumps the version through the invite services changes them)."""
+        new = replace(self, _invites=[], _invites_lock=threading.Lock(), **changes)
+        with self._invites_lock:
+            new._invites.extend(self._invites)
+        return new
 
 
 def table_snapshot(table: Table) -> TableSnapshot:
@@ -160,7 +178,7 @@ def table_view(table: Table | TableSnapshot, user, *, chat: bool = True) -> dict
     ctx["teams"] = teams.teams_view(table, ctx["seats"], gstate, me)
     for s in ctx["seats"]:
         s["team_name"] = ctx["teams"][teams.team_of(s["index"])]["name"] if ctx["teams"] else ""
-    ctx["invites"] = invite_selectors.invites_panel(table, user, ctx["seats"])
+    ctx["invites"] = invite_selectors.invites_panel(table, user, ctx["seats"], snap.invites)
     if view is not None:
         ctx["hand"] = _hand(table, hand, view, opts)
         if any(s["is_turn"] and s["is_bot"] for s in ctx["seats"]):

@@ -7,6 +7,10 @@ reused only for a request that names a version it already has (a group message "
 at version 42"); a socket that connects or asks to sync reads the database afresh. Snapshots are
 never written to; the cache keeps the latest one of each recently shown table.
 
+The process that applies a move already holds the table as the move left it (``move_submit``
+read it under the table's lock), so once the move commits it stores that as the next snapshot
+(``snapshot_after_move``) and its sockets render the move without reading the table again.
+
 Renders can run in more than one thread (database_sync_to_async, HTTP views), so one read per
 table is in flight at a time and a thread that asks meanwhile waits for it instead of reading
 the same rows again.
@@ -54,6 +58,12 @@ def _read(table_id: int) -> TableSnapshot | None:
             _cache.pop(table_id, None)
         return None
     snap = table_snapshot(table)
+    _store(snap)
+    return snap
+
+
+def _store(snap: TableSnapshot) -> None:
+    table_id = snap.table.pk
     with _lock:
         old = _cache.get(table_id)
         if old is None or old.version <= snap.version:
@@ -62,7 +72,25 @@ def _read(table_id: int) -> TableSnapshot | None:
             while len(_cache) > CACHED_TABLES:
                 gone, _ = _cache.popitem(last=False)
                 _reading.pop(gone, None)
-    return snap
+
+
+def snapshot_after_move(game, hand, state) -> None:
+    """Store the table as a committed move left it, when this process holds the snapshot of the
+    version just before it: the move changed the hand (and the game's version and deadline)
+    and nothing else, so the seats, the game's scores and the invites carry over.
+
+    ``game`` (with its ``table``) and ``hand`` are the rows the move saved, ``state`` the hand's
+    new engine state. The caller leaves out moves that changed more: a hand's end (scores,
+    maybe the table's status) and a player coming back from away (their seat)."""
+    table = game.table
+    with _lock:
+        old = _cache.get(table.pk)
+    if old is None or old.version != game.version - 1 or old.hand is None:
+        return
+    if old.hand.pk != hand.pk:
+        return
+    table.game = game  # the reverse one-to-one cache: table_view reads the game through it
+    _store(old.after(table=table, hand=hand, state=state))
 
 
 def snapshots_clear() -> None:

@@ -12,9 +12,8 @@ import asyncio
 import time
 from collections import Counter
 
-from channels.db import database_sync_to_async
-
 from games.models import Game
+from games.socket_threads import in_db_thread
 
 REFRESH_SECONDS = 2.0
 STALE_SECONDS = 3 * REFRESH_SECONDS
@@ -55,7 +54,7 @@ async def _refresh() -> None:
         ids = list(_watched)
         started = time.monotonic()
         try:
-            versions = await database_sync_to_async(_read)(ids)
+            versions = await in_db_thread(_read)(ids)
         except Exception:  # the database is away: syncs fall back to their own query
             versions = {}
         for table_id, version in versions.items():

@@ -8,6 +8,9 @@
 - The cache (locmem in tests, see the plugin) is cleared before every test, so rate-limit
   counters never leak from one test into the next.
 - Passwords are hashed with a fast hasher: PBKDF2's cost is for attackers, not for tests.
+- Consumers run their database work in the test's thread (OKEY_SOCKET_DB_THREADS=0), on the
+  test's connection and inside its transaction; the pool of threads that daphne uses is tested
+  on its own (tests/games/test_socket_threads.py) and by the browser tests' daphne.
 - Browser tests run last: they are the slowest, and the quick tests fail first.
 """
 
@@ -19,6 +22,7 @@ FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 def pytest_configure(config):
     settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+    settings.OKEY_SOCKET_DB_THREADS = 0
 
 
 @pytest.fixture(scope="session")

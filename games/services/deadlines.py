@@ -10,7 +10,9 @@ next moment the server has to act at the table and what it will do then (a *kind
 - ``end``: the game's results, as soon as its last hand ended.
 
 The moment is stored in ``Game.deadline`` in the same transaction, and once it commits the task
-for that kind is sent with a countdown and the table's version. A task that finds the table at
+for that kind is sent with a countdown and the table's version; except for a person's turn,
+whose deadline is further off than the sweep's reach (``arm_ahead``): the sweep sends that task
+when the deadline comes near (``sweep.sweep_arm``), since most turns are played well before. A task that finds the table at
 another version does nothing, so late, repeated or superseded tasks are harmless and nothing is
 ever revoked; a task that is lost (a worker killed, a broker restarted) is found by the periodic
 sweep (``games.services.sweep``) through ``Game.deadline``.
@@ -62,6 +64,12 @@ def next_pause(hand) -> float:
     return NEXT_HAND_AFTER_VOID_SECONDS if void else NEXT_HAND_SECONDS
 
 
+def arm_ahead() -> float:
+    """A deadline further off than this, in seconds, for a person's turn (``turn_seconds`` is
+    at least 15) gets its task from the sweep, not from the change that set it."""
+    return 2 * settings.OKEY_SWEEP_SECONDS + 2
+
+
 def deadline_of(game: Game, table: Table, hand=None) -> tuple:
     """(moment, kind) of the server's next action at the table, or (None, None)."""
     if table.status == Table.Status.CLOSED:  # closed by staff: nothing more happens
@@ -102,6 +110,13 @@ def deadline_arm(game: Game, *, hand=None) -> None:
     # the countdown from now, rounded up to a tenth of a second: never early
     countdown = max(0.0, math.ceil((when - timezone.now()).total_seconds() * 10) / 10)
     pending = _batch.get()
+    if kind == "turn" and countdown > arm_ahead():
+        # A person's turn: most are played long before their time is up, and a timed task at
+        # every move (each held by the worker until its time) cost more than the move itself.
+        # The sweep sends the task once the deadline is near (sweep.sweep_arm).
+        if pending is not None:
+            pending.pop(game.table_id, None)
+        return
     if pending is not None:
         pending[game.table_id] = (kind, game.version, countdown)
         return

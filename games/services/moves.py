@@ -1,6 +1,7 @@
 """move_submit: the one path by which every move (socket, POST, timeout, bot) changes a hand."""
 
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -8,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.models import Game, Hand, Move, Seat
+from games.snapshots import snapshot_after_move
 
 from .errors import ServiceError, engine_error
 from .hands import game_finish
@@ -127,6 +129,10 @@ def move_submit(
             # the player acted: they are back (before the bump, which sets their turn's time)
             row.away, row.timeouts_in_row = False, 0
             row.save(update_fields=["away", "timeouts_in_row"])
+        elif not auto and new.phase != "over":
+            # Only the hand changed: this process's sockets can show the move without reading
+            # the table again. Registered before the bump so that it runs before the broadcast.
+            transaction.on_commit(partial(snapshot_after_move, game, hand, new))
         # the bump also sets the table's next deadline: this turn's, the next deal, the results
         version = table_bump(game, lobby=outcome.get("game_over", False), hand=hand)
         Move.objects.create(

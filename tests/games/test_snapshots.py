@@ -94,3 +94,92 @@ def test_a_sync_uses_the_process_reading_and_a_stale_one_is_not_trusted(playing)
     assert versions.known(table_id) is None
     assert versions._read([table_id]) == {table_id: version}
     versions._known.clear()
+
+
+def _without_clock(html: str) -> str:
+    """A frame without the server's clock (data-server-now), which differs at every render."""
+    import re
+
+    return re.sub(r'data-server-now="\d+"', "", html)
+
+
+def _frames(sockets, version):
+    return [_without_clock(s.frame_render(at_least=version)[1]) for s in sockets]
+
+
+def _move(table, users, rng, **kwargs):
+    state = hand_state(table)
+    return services.move_submit(
+        table_id=table.pk,
+        user=users[state.turn],
+        move=random_move(state, rng),
+        expected_version=version_of(table),
+        **kwargs,
+    )
+
+
+def test_after_a_move_the_movers_process_renders_it_without_reading_the_table(
+    playing, users, django_capture_on_commit_callbacks
+):
+    sockets = [consumer_of(playing, u) for u in users]
+    rng = random.Random(5)
+    _frames(sockets, version_of(playing))  # the sockets show the table: a snapshot is held
+    for _ in range(6):
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = _move(playing, users, rng)
+        with CaptureQueriesContext(connection) as queries:
+            derived = _frames(sockets, outcome.version)
+        assert len(queries) == 0
+        # exactly what a fresh read of the table shows each viewer
+        snapshots_clear()
+        assert derived == _frames(sockets, outcome.version)
+
+
+def test_the_managers_invites_are_read_once_and_carried_over_a_move(
+    playing, users, django_capture_on_commit_callbacks
+):
+    manager = consumer_of(playing, users[0])
+    with CaptureQueriesContext(connection) as first:
+        manager.frame_render(at_least=version_of(playing))
+    assert any("games_invite" in q["sql"] for q in first.captured_queries)
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = _move(playing, users, random.Random(6))
+    with CaptureQueriesContext(connection) as after:
+        manager.frame_render(at_least=outcome.version)
+    assert len(after) == 0
+
+
+def test_a_move_that_brings_a_player_back_is_read_again(
+    playing, users, django_capture_on_commit_callbacks
+):
+    """A seat's "away" badge changes with that move: the held snapshot's seats are out of date."""
+    from games.models import Seat
+
+    state = hand_state(playing)
+    Seat.objects.filter(table=playing, index=state.turn).update(away=True)
+    sockets = [consumer_of(playing, u) for u in users]
+    before = _frames(sockets, version_of(playing))
+    assert all("away" in html for html in before)
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = _move(playing, users, random.Random(7))
+    with CaptureQueriesContext(connection) as queries:
+        after = _frames(sockets, outcome.version)
+    assert len(queries) > 0
+    assert not any('badge--warn">' in html for html in after)
+
+
+def test_the_move_that_ends_a_hand_is_read_again(
+    playing, users, django_capture_on_commit_callbacks
+):
+    """A hand's end changes the scores (and may end the game): nothing is carried over."""
+    from games.snapshots import snapshot_after_move
+
+    rng = random.Random(8)
+    for _ in range(400):
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            outcome = _move(playing, users, rng)
+        derives = [c for c in callbacks if getattr(c, "func", None) is snapshot_after_move]
+        assert len(derives) == (0 if outcome.hand_over else 1)
+        if outcome.hand_over:
+            break
+    assert outcome.hand_over

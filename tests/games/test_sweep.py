@@ -111,3 +111,69 @@ def test_the_beat_schedule_runs_the_sweep_every_few_seconds(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["tables-sweep"]
     assert entry["task"] == tasks.sweep_task.name
     assert 1 <= entry["schedule"] <= 10
+
+
+@pytest.fixture
+def turn_tasks(monkeypatch):
+    """The turn tasks sent: (table, version, countdown)."""
+    sent = []
+    monkeypatch.setattr(
+        tasks.turn_due_task,
+        "apply_async",
+        lambda args, countdown=None: sent.append((*args, countdown)),
+    )
+    return sent
+
+
+def test_a_persons_turn_gets_its_task_from_the_sweep_once_it_is_near(
+    playing, users, turn_tasks, django_capture_on_commit_callbacks
+):
+    state = hand_state(playing)
+    with django_capture_on_commit_callbacks(execute=True):
+        out = services.move_submit(
+            table_id=playing.pk,
+            user=users[0],
+            move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
+            expected_version=version_of(playing),
+        )
+    assert turn_tasks == []  # 30 s away: nothing is sent with the move
+    deadline = deadline_of(playing)
+    ahead = timedelta(seconds=services.deadlines.arm_ahead())
+    # sweeps every few seconds: the one that first reaches the deadline sends it, once
+    moment = deadline - ahead - timedelta(seconds=10)
+    while moment < deadline:
+        sweep_at(moment)
+        moment += timedelta(seconds=3)
+    assert len(turn_tasks) == 1
+    table_id, version, countdown = turn_tasks[0]
+    assert (table_id, version) == (playing.pk, out.version)
+    assert 0 < countdown <= ahead.total_seconds()
+
+
+def test_a_bots_turn_is_sent_with_the_move(
+    playing, users, turn_tasks, django_capture_on_commit_callbacks
+):
+    from games.models import Seat
+
+    Seat.objects.filter(table=playing, index=1).update(is_bot=True, user=None)
+    state = hand_state(playing)
+    with django_capture_on_commit_callbacks(execute=True):
+        out = services.move_submit(
+            table_id=playing.pk,
+            user=users[0],
+            move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
+            expected_version=version_of(playing),
+        )
+    # the bot's short pause is no far deadline: its task goes with the move
+    assert [(t, v) for t, v, _ in turn_tasks] == [(playing.pk, out.version)]
+    assert turn_tasks[0][2] <= 3
+
+
+def test_a_sweep_that_lost_its_reach_still_sends_a_near_deadline(
+    playing, turn_tasks, django_capture_on_commit_callbacks
+):
+    from django.core.cache import cache
+
+    cache.clear()
+    sweep_at(deadline_of(playing) - timedelta(seconds=5))
+    assert [v for _, v, _ in turn_tasks] == [version_of(playing)]
