@@ -201,10 +201,21 @@ async def converge_in_place(players, timeout=30.0) -> list[float]:
     return list(await asyncio.gather(*(one(p) for p in players)))
 
 
+_restarts_seen: dict[str, int] = {}
+
+
 def revive(stack: procs.Stack, port: int) -> list[str]:
     """Restart any site process that died by itself, as a supervisor (systemd, a PaaS) would,
-    and say which: a process that a fault elsewhere took down is a finding of its own."""
+    and say which: a process that a fault elsewhere took down is a finding of its own. The worker
+    and beat run under bin/supervise (Procfile.dev), which restarts them itself: its log lines
+    count as deaths too."""
     died = []
+    for role in ("worker", "beat"):
+        log = stack.log_dir / f"{role}.log"
+        text = log.read_text(errors="replace") if log.exists() else ""
+        n = text.count("supervise: ") - text.count("supervise: cannot start")
+        died += [role] * (n - _restarts_seen.get(role, 0))
+        _restarts_seen[role] = n
     for role, line in (("daphne", "web"), ("worker", "worker"), ("beat", "beat")):
         live = [p for p in stack.popen.get(role, []) if p.poll() is None]
         if not live:

@@ -5,6 +5,8 @@ import os
 
 from celery import Celery
 
+from . import broker  # noqa: F401  (registers the okeyredis transport that the broker URL names)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
 
 app = Celery("okeysite")

@@ -102,8 +102,14 @@ REDIS_EMBEDDED = "REDIS_URL" not in env.ENVIRON
 
 
 def _celery_url(url: str) -> str:
-    # kombu spells a unix socket redis+socket:///path
-    return "redis+socket://" + url[len("unix://") :] if url.startswith("unix://") else url
+    # okeyredis is kombu's Redis transport with the fix that keeps the worker alive through a
+    # Redis restart (okeysite/broker.py); kombu spells a unix socket <scheme>+socket:///path.
+    # Other schemes (rediss://, sentinel://) keep kombu's own transport.
+    if url.startswith("unix://"):
+        return "okeyredis+socket://" + url[len("unix://") :]
+    if url.startswith("redis://"):
+        return "okeyredis://" + url[len("redis://") :]
+    return url
 
 
 # Threads for the sockets' database work and rendering in each daphne process, each with its own
@@ -146,6 +152,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Keep reconnecting however long Redis is away: the default gives up after 100 attempts (about
+# three quarters of an hour), and a worker that exits then would need a person to start it again.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task still running when the broker connection breaks is left to finish (Celery 6 will cancel
+# it by default): its change commits, and should its message come back it finds the table moved
+# on and does nothing (games.tasks). Cancelling it would only leave the work to the sweep.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep does whatever a lost task left undone at any table (games.services.sweep). A sweep
 # not started within its own period is dropped: the next one does the same work.

@@ -63,7 +63,7 @@ def test_defaults_are_sqlite_in_wal_mode_and_a_private_redis_socket(tmp_path):
     assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
     socket = tmp_path / "var" / "redis.sock"
     assert s["REDIS_URL"] == f"unix://{socket}"
-    assert s["CELERY_BROKER_URL"] == f"redis+socket://{socket}"
+    assert s["CELERY_BROKER_URL"] == f"okeyredis+socket://{socket}"  # okeysite/broker.py
     assert s["CACHES"]["default"]["LOCATION"] == f"unix://{socket}"
     assert s["CHANNEL_LAYERS"]["default"]["CONFIG"]["hosts"][0]["address"] == f"unix://{socket}"
     assert s["DEBUG"] is True
@@ -88,7 +88,7 @@ def test_database_and_redis_come_from_the_environment(tmp_path):
         "okey",
     )
     assert db["CONN_HEALTH_CHECKS"] is True
-    assert s["CELERY_BROKER_URL"] == "redis://cache.internal:6380/2"
+    assert s["CELERY_BROKER_URL"] == "okeyredis://cache.internal:6380/2"
     assert s["CACHES"]["default"]["LOCATION"] == "redis://cache.internal:6380/2"
     assert (
         s["CHANNEL_LAYERS"]["default"]["CONFIG"]["hosts"][0]["address"]
