@@ -9,8 +9,8 @@
   counters never leak from one test into the next.
 - Passwords are hashed with a fast hasher: PBKDF2's cost is for attackers, not for tests.
 - Consumers run their database work in the test's thread (OKEY_SOCKET_DB_THREADS=0), on the
-  test's connection and inside its transaction; the pool of threads that daphne uses is tested
-  on its own (tests/games/test_socket_threads.py) and by the browser tests' daphne.
+  test's connection and inside its transaction; the pool of threads that daphne uses runs in
+  the browser tests' daphne.
 - Browser tests run last: they are the slowest, and the quick tests fail first.
 """
 

@@ -97,18 +97,20 @@ def move_submit(
     key = _key_clean(idempotency_key)
     with transaction.atomic():
         game, table = table_lock(table_id)
-        if key is not None:
+        latest = game.hands.order_by("-number").first()
+        if key is not None and latest is not None:
+            # Looked up in the latest hand only, through its (hand, key) index: a search over
+            # the game's hands was the costliest query of a move. A retry from an earlier hand
+            # carries an earlier version and is refused as stale below.
             done = (
                 Move.objects.select_related("hand__game")
-                .filter(hand__game=game, idempotency_key=key)
+                .filter(hand=latest, idempotency_key=key)
                 .first()
             )
             if done is not None:
                 return _outcome_of(done)
         row = _seat_resolve(table, user, seat)
-        hand = (
-            game.hands.order_by("-number").first() if game.status == Game.Status.PLAYING else None
-        )
+        hand = latest if game.status == Game.Status.PLAYING else None
         if hand is None or hand.over:
             raise ServiceError("no_hand", _("There is no hand being played at this table."))
         version_check(game, expected_version)

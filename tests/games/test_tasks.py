@@ -38,8 +38,15 @@ def discard_first(table, user):
     )
 
 
+@pytest.fixture
+def sweep_reach_long(settings):
+    """A sweep interval long enough that a 30-second turn is within its reach: the move itself
+    then sends the turn's task (the way bot turns and short turns always are)."""
+    settings.OKEY_SWEEP_SECONDS = 15
+
+
 def test_start_deal_and_every_move_send_the_task_for_the_next_deadline(
-    users, fixed_seed, sent, django_capture_on_commit_callbacks
+    users, fixed_seed, sent, sweep_reach_long, django_capture_on_commit_callbacks
 ):
     table = table_full(users)
     with django_capture_on_commit_callbacks(execute=True):
@@ -53,8 +60,22 @@ def test_start_deal_and_every_move_send_the_task_for_the_next_deadline(
     assert sent[-1] == ("turn_due_task", (table.pk, out.version), 30)
 
 
+def test_a_persons_turn_beyond_the_sweeps_reach_sends_no_task_but_stores_the_deadline(
+    users, fixed_seed, sent, django_capture_on_commit_callbacks
+):
+    table = table_full(users)
+    with django_capture_on_commit_callbacks(execute=True):
+        v = services.table_start(table_id=table.pk, user=users[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_start(table_id=table.pk, expected_version=v)
+    with django_capture_on_commit_callbacks(execute=True):
+        discard_first(table, users[0])
+    assert sent == [("game_start_task", (table.pk, v), 10)]
+    assert deadline_of(table) is not None  # the sweep sends the task when it comes near
+
+
 def test_a_whole_turn_played_for_a_seat_sends_one_task(
-    playing, sent, django_capture_on_commit_callbacks
+    playing, sent, sweep_reach_long, django_capture_on_commit_callbacks
 ):
     services.turn_due_play(table_id=playing.pk, now=deadline_of(playing))  # seat 1 discards
     sent.clear()
@@ -65,7 +86,7 @@ def test_a_whole_turn_played_for_a_seat_sends_one_task(
 
 
 def test_a_task_that_cannot_be_sent_leaves_the_move_done(
-    playing, users, monkeypatch, django_capture_on_commit_callbacks, caplog
+    playing, users, monkeypatch, sweep_reach_long, django_capture_on_commit_callbacks, caplog
 ):
     def broker_down(*args, **kwargs):
         raise ConnectionError("broker down")
