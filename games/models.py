@@ -67,7 +67,7 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
-        ordering = ["table", "index"]
+        ordering = ["table_id", "index"]  # the column: "table" would join Table for its ordering
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
             models.UniqueConstraint(
@@ -150,7 +150,7 @@ class Move(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["hand", "seq"]
+        ordering = ["hand_id", "seq"]  # the column: "hand" would join Hand for its ordering
         constraints = [
             models.UniqueConstraint(fields=["hand", "seq"], name="move_unique_seq"),
             models.UniqueConstraint(
@@ -241,7 +241,7 @@ class Invite(models.Model):
     cancelled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["table", "seat_index", "-created"]
+        ordering = ["table_id", "seat_index", "-created"]
         constraints = [
             # a seat is reserved by at most one live invite
             models.UniqueConstraint(

@@ -36,7 +36,7 @@ from functools import partial
 from django.conf import settings
 from django.db import transaction
 
-from games.models import Game, Table
+from games.models import Game, Seat, Table
 
 logger = logging.getLogger(__name__)
 
@@ -70,8 +70,10 @@ def arm_ahead() -> float:
     return 2 * settings.OKEY_SWEEP_SECONDS + 2
 
 
-def deadline_of(game: Game, table: Table, hand=None) -> tuple:
-    """(moment, kind) of the server's next action at the table, or (None, None)."""
+def deadline_of(game: Game, table: Table, hand=None, seats=None) -> tuple:
+    """(moment, kind) of the server's next action at the table, or (None, None).
+
+    ``seats``: the table's Seat rows, when the caller has read them (a move), to spare a query."""
     if table.status == Table.Status.CLOSED:  # closed by staff: nothing more happens
         return None, None
     if table.status == Table.Status.STARTING:
@@ -86,7 +88,11 @@ def deadline_of(game: Game, table: Table, hand=None) -> tuple:
         return None, None
     if hand.over:
         return hand.ended + timedelta(seconds=next_pause(hand)), "next"
-    seat = table.seats.filter(index=hand.state["turn"]).values("is_bot", "away").first()
+    turn = hand.state["turn"]
+    if seats is not None:
+        seat = next(({"is_bot": s.is_bot, "away": s.away} for s in seats if s.index == turn), None)
+    else:
+        seat = Seat.objects.filter(table_id=table.pk, index=turn).values("is_bot", "away").first()
     if seat is None:
         return None, None
     if seat["is_bot"]:
@@ -98,12 +104,12 @@ def deadline_of(game: Game, table: Table, hand=None) -> tuple:
     return (hand.turn_started or hand.started) + timedelta(seconds=wait), "turn"
 
 
-def deadline_arm(game: Game, *, hand=None) -> None:
+def deadline_arm(game: Game, *, hand=None, seats=None) -> None:
     """Set ``game.deadline`` for the table as it is now (the caller saves the game) and send
     the task for it once the transaction commits."""
     from django.utils import timezone
 
-    when, kind = deadline_of(game, game.table, hand)
+    when, kind = deadline_of(game, game.table, hand, seats)
     game.deadline = when
     if when is None:
         return

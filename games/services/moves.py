@@ -53,11 +53,13 @@ def _key_clean(key):
     return key
 
 
-def _seat_resolve(table, user, seat) -> Seat:
+def _seat_resolve(seats: list[Seat], user, seat) -> Seat:
+    """The mover's seat among the table's ``seats`` (read once per move: the deadline that the
+    move sets needs the next seat too)."""
     if user is not None:
         row = None
         if getattr(user, "is_authenticated", False):
-            row = table.seats.filter(user=user).first()
+            row = next((s for s in seats if s.user_id == user.pk), None)
         if row is None:
             raise ServiceError("not_seated", _("You are not sitting at this table."))
         if seat is not None and seat != row.index:
@@ -65,7 +67,7 @@ def _seat_resolve(table, user, seat) -> Seat:
         return row
     row = None
     if isinstance(seat, int) and not isinstance(seat, bool):
-        row = table.seats.filter(index=seat).first()
+        row = next((s for s in seats if s.index == seat), None)
     if row is None:
         raise ServiceError("no_seat", _("There is no such seat at this table."))
     return row
@@ -109,7 +111,8 @@ def move_submit(
             )
             if done is not None:
                 return _outcome_of(done)
-        row = _seat_resolve(table, user, seat)
+        seats = list(Seat.objects.filter(table_id=table.pk).order_by("index"))
+        row = _seat_resolve(seats, user, seat)
         hand = latest if game.status == Game.Status.PLAYING else None
         if hand is None or hand.over:
             raise ServiceError("no_hand", _("There is no hand being played at this table."))
@@ -136,7 +139,13 @@ def move_submit(
             # the table again. Registered before the bump so that it runs before the broadcast.
             transaction.on_commit(partial(snapshot_after_move, game, hand, new))
         # the bump also sets the table's next deadline: this turn's, the next deal, the results
-        version = table_bump(game, lobby=outcome.get("game_over", False), hand=hand)
+        version = table_bump(
+            game,
+            lobby=outcome.get("game_over", False),
+            hand=hand,
+            seats=seats,
+            game_changed=new.phase == "over",
+        )
         Move.objects.create(
             hand=hand,
             seq=hand.version,

@@ -37,19 +37,24 @@ def version_check(game: Game, expected_version) -> None:
         )
 
 
-def table_bump(game: Game, *, lobby: bool = False, hand=None) -> int:
+GAME_FIELDS = ("version", "state", "status", "started", "ended", "results", "deadline")
+
+
+def table_bump(
+    game: Game, *, lobby: bool = False, hand=None, seats=None, game_changed: bool = True
+) -> int:
     """Count one visible change and broadcast it once the transaction commits.
 
     The server's next action at the table is worked out again (``deadline_arm``): pass the
-    current ``hand`` when the caller has it, to spare a query.
+    current ``hand`` and the table's ``seats`` when the caller has them, to spare queries.
+    ``game_changed=False``: the caller changed nothing else on the game (a move within a hand),
+    so only its version and deadline are written, not its growing state.
     """
     from .deadlines import deadline_arm
 
     game.version += 1
-    deadline_arm(game, hand=hand)
-    game.save(
-        update_fields=["version", "state", "status", "started", "ended", "results", "deadline"]
-    )
+    deadline_arm(game, hand=hand, seats=seats)
+    game.save(update_fields=GAME_FIELDS if game_changed else ("version", "deadline"))
     transaction.on_commit(partial(broadcast.table_changed, game.table_id, game.version))
     if lobby:
         transaction.on_commit(broadcast.lobby_changed)
