@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import connections
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -39,28 +38,3 @@ def in_db_thread(fn):
     if pool is None:
         return database_sync_to_async(fn)
     return database_sync_to_async(fn, thread_sensitive=False, executor=pool)
-
-
-def db_pool_close() -> None:
-    """Close each pool thread's database connection and stop the pool (the next call starts a
-    new one). A connection left open in a pool thread would outlive, say, a test database."""
-    global _pool
-    with _pool_lock:
-        pool, _pool = _pool, None
-    if pool is None:
-        return
-    threads = pool._max_workers
-    # one task per thread: each waits at the barrier until all have started, so no thread can
-    # take two of them and leave another thread's connection open
-    barrier = threading.Barrier(threads)
-
-    def close() -> None:
-        connections.close_all()
-        try:
-            barrier.wait(timeout=10)
-        except threading.BrokenBarrierError:
-            pass
-
-    for _ in range(threads):
-        pool.submit(close)
-    pool.shutdown(wait=True)

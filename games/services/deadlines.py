@@ -12,8 +12,8 @@ next moment the server has to act at the table and what it will do then (a *kind
 The moment is stored in ``Game.deadline`` in the same transaction, and once it commits the task
 for that kind is sent with a countdown and the table's version; except for a person's turn,
 whose deadline is further off than the sweep's reach (``arm_ahead``): the sweep sends that task
-when the deadline comes near (``sweep.sweep_arm``), since most turns are played well before. A task that finds the table at
-another version does nothing, so late, repeated or superseded tasks are harmless and nothing is
+when the deadline comes near (``sweep.sweep_arm``), since most turns are played well before.
+A task that finds the table at another version does nothing, so late, repeated or superseded tasks are harmless and nothing is
 ever revoked; a task that is lost (a worker killed, a broker restarted) is found by the periodic
 sweep (``games.services.sweep``) through ``Game.deadline``.
 
@@ -70,6 +70,12 @@ def arm_ahead() -> float:
     return 2 * settings.OKEY_SWEEP_SECONDS + 2
 
 
+def countdown_until(when, now) -> float:
+    """Seconds from ``now`` to ``when`` for a task's countdown, rounded up to a tenth of a
+    second: a task is never early."""
+    return max(0.0, math.ceil((when - now).total_seconds() * 10) / 10)
+
+
 def deadline_of(game: Game, table: Table, hand=None, seats=None) -> tuple:
     """(moment, kind) of the server's next action at the table, or (None, None).
 
@@ -113,8 +119,7 @@ def deadline_arm(game: Game, *, hand=None, seats=None) -> None:
     game.deadline = when
     if when is None:
         return
-    # the countdown from now, rounded up to a tenth of a second: never early
-    countdown = max(0.0, math.ceil((when - timezone.now()).total_seconds() * 10) / 10)
+    countdown = countdown_until(when, timezone.now())
     pending = _batch.get()
     if kind == "turn" and countdown > arm_ahead():
         # A person's turn: most are played long before their time is up, and a timed task at

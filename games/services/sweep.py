@@ -14,7 +14,6 @@ Each sweep takes the deadlines from where the previous one stopped (kept in the 
 """
 
 import logging
-import math
 from datetime import timedelta
 
 from django.conf import settings
@@ -24,7 +23,7 @@ from django.utils import timezone
 
 from games.models import Game
 
-from .deadlines import arm_ahead, deadline_of, task_send
+from .deadlines import arm_ahead, countdown_until, deadline_of, task_send
 from .hands import game_start, hand_next
 from .results import game_results_record
 from .tables import table_lock
@@ -106,9 +105,7 @@ def sweep_arm(*, now=None) -> int:
         _, kind = deadline_of(game, game.table)
         if kind is None:
             continue
-        # rounded up to a tenth of a second: never early
-        countdown = max(0.0, math.ceil((game.deadline - now).total_seconds() * 10) / 10)
-        task_send(kind, game.table_id, game.version, countdown)
+        task_send(kind, game.table_id, game.version, countdown_until(game.deadline, now))
         sent += 1
     cache.set(ARMED_KEY, reach, timeout=3600)
     return sent

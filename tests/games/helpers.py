@@ -19,6 +19,19 @@ def version_of(table: Table) -> int:
     return table.game.version
 
 
+def discard_first(table: Table, user):
+    """The player to move (``user``) discards the first tile of their rack."""
+    from games import services
+
+    state = hand_state(table)
+    return services.move_submit(
+        table_id=table.pk,
+        user=user,
+        move={"kind": "discard", "tile": engine.format_tile(state.racks[state.turn][0])},
+        expected_version=version_of(table),
+    )
+
+
 def random_move(state: engine.HandState, rng: random.Random) -> dict:
     """A legal move for the seat to play: mostly draw and discard, sometimes anything legal."""
     legal = engine.legal_moves(state, state.turn)

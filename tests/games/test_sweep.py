@@ -9,7 +9,7 @@ from games.models import Game, Hand, Move, Table
 from games.services.sweep import SWEEP_GRACE
 
 from .conftest import table_full
-from .helpers import current_hand, hand_state, version_of
+from .helpers import current_hand, discard_first, hand_state, version_of
 from .test_services_moves import state_set
 from .timing import deadline_of, later
 
@@ -128,14 +128,8 @@ def turn_tasks(monkeypatch):
 def test_a_persons_turn_gets_its_task_from_the_sweep_once_it_is_near(
     playing, users, turn_tasks, django_capture_on_commit_callbacks
 ):
-    state = hand_state(playing)
     with django_capture_on_commit_callbacks(execute=True):
-        out = services.move_submit(
-            table_id=playing.pk,
-            user=users[0],
-            move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
-            expected_version=version_of(playing),
-        )
+        out = discard_first(playing, users[0])
     assert turn_tasks == []  # 30 s away: nothing is sent with the move
     deadline = deadline_of(playing)
     ahead = timedelta(seconds=services.deadlines.arm_ahead())
@@ -156,14 +150,8 @@ def test_a_bots_turn_is_sent_with_the_move(
     from games.models import Seat
 
     Seat.objects.filter(table=playing, index=1).update(is_bot=True, user=None)
-    state = hand_state(playing)
     with django_capture_on_commit_callbacks(execute=True):
-        out = services.move_submit(
-            table_id=playing.pk,
-            user=users[0],
-            move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
-            expected_version=version_of(playing),
-        )
+        out = discard_first(playing, users[0])
     # the bot's short pause is no far deadline: its task goes with the move
     assert [(t, v) for t, v, _ in turn_tasks] == [(playing.pk, out.version)]
     assert turn_tasks[0][2] <= 3

@@ -3,11 +3,11 @@ tasks are thin calls that do nothing when the table has moved on."""
 
 import pytest
 
-from games import engine, services, tasks
+from games import services, tasks
 from games.models import Move
 
 from .conftest import table_full
-from .helpers import hand_state, version_of
+from .helpers import discard_first, version_of
 from .timing import deadline_of, turn_due_in
 
 pytestmark = pytest.mark.django_db
@@ -26,16 +26,6 @@ def sent(monkeypatch):
     for task in TIMED:
         monkeypatch.setattr(task, "apply_async", recorder(task.name.rsplit(".", 1)[1]))
     return calls
-
-
-def discard_first(table, user):
-    state = hand_state(table)
-    return services.move_submit(
-        table_id=table.pk,
-        user=user,
-        move={"kind": "discard", "tile": engine.format_tile(state.racks[state.turn][0])},
-        expected_version=version_of(table),
-    )
 
 
 @pytest.fixture

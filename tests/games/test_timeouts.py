@@ -13,7 +13,7 @@ from games.models import Move, Seat
 from games.services import ServiceError
 from games.services.deadlines import AWAY_SECONDS
 
-from .helpers import current_hand, hand_state, version_of
+from .helpers import current_hand, discard_first, hand_state, version_of
 from .timing import deadline_of, later
 
 pytestmark = pytest.mark.django_db
@@ -25,17 +25,6 @@ def seat(table, index) -> Seat:
 
 def timeout(table, **kw) -> bool:
     return services.turn_due_play(table_id=table.pk, now=later(), **kw)
-
-
-def discard_first(table, user):
-    state = hand_state(table)
-    tile = engine.format_tile(state.racks[state.turn][0])
-    return services.move_submit(
-        table_id=table.pk,
-        user=user,
-        move={"kind": "discard", "tile": tile},
-        expected_version=version_of(table),
-    )
 
 
 def draw(table, user):

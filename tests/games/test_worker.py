@@ -14,10 +14,10 @@ from celery.exceptions import Retry
 from celery.signals import task_postrun
 from django.utils import timezone
 
-from games import engine, services, tasks
+from games import services, tasks
 from games.models import Game, Hand, Move, Seat, Table
 
-from .helpers import hand_state, version_of
+from .helpers import discard_first, hand_state, version_of
 from .test_services_moves import state_set
 from .test_tasks_game_end import duz_example, esli_example
 from .timing import turn_due_in, wait_until
@@ -67,16 +67,6 @@ def quick(settings, monkeypatch):
 
 def runs_of(log, name, args):
     return [r for n, a, r in list(log) if n == name and a == args]
-
-
-def discard_first(table, user):
-    state = hand_state(table)
-    return services.move_submit(
-        table_id=table.pk,
-        user=user,
-        move={"kind": "discard", "tile": engine.format_tile(state.racks[state.turn][0])},
-        expected_version=version_of(table),
-    )
 
 
 def test_a_timeout_fires_and_plays(celery_worker, task_log, playing):
