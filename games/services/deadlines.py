@@ -13,9 +13,9 @@ The moment is stored in ``Game.deadline`` in the same transaction, and once it c
 for that kind is sent with a countdown and the table's version; except for a person's turn,
 whose deadline is further off than the sweep's reach (``arm_ahead``): the sweep sends that task
 when the deadline comes near (``sweep.sweep_arm``), since most turns are played well before.
-A task that finds the table at another version does nothing, so late, repeated or superseded tasks are harmless and nothing is
-ever revoked; a task that is lost (a worker killed, a broker restarted) is found by the periodic
-sweep (``games.services.sweep``) through ``Game.deadline``.
+A task that finds the table at another version does nothing, so late, repeated or superseded
+tasks are harmless and nothing is ever revoked; a task that is lost (a worker killed, a broker
+restarted) is found by the periodic sweep (``games.services.sweep``) through ``Game.deadline``.
 
 Several moves applied in one transaction (a bot's or a timeout's whole turn) send one task for
 the last version only: see ``deadline_batch``.
