@@ -464,6 +464,7 @@
   document.body.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail.event && event.detail.event.code;
     if (!document.getElementById("table-page")) return;
+    page.classList.remove("is-live");
     connStatus(page.getAttribute("data-msg-reconnecting"));
     // The extension retries by itself after an abnormal close (1006, 1011-1013); a server that
     // shut down cleanly (1000, 1001: a restart) is retried here. 4xxx closes are deliberate.
@@ -485,7 +486,11 @@
     if (v !== null && v < lastVersion) event.preventDefault(); // an older view than we show
   });
 
-  document.body.addEventListener("htmx:wsAfterMessage", afterFrame);
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    // the board now comes from the socket: moves sent from here will be heard
+    page.classList.add("is-live");
+    afterFrame();
+  });
 
   function connStatus(text) {
     var el = document.getElementById("conn-status");

@@ -40,7 +40,7 @@ def sign_in(browser, server, user):
 
 def drag(page, source, target, steps=12):
     """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode)."""
-    a, b = source.bounding_box(), target.bounding_box()
+    a, b = _box(source), _box(target)
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
     x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
     page.mouse.move(x0, y0)
@@ -49,6 +49,16 @@ def drag(page, source, target, steps=12):
         page.mouse.move(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps)
         time.sleep(0.015)
     page.mouse.up()
+
+
+def _box(locator, tries=20):
+    # None while a frame swap has the element detached: take the box of the one swapped in
+    for _ in range(tries):
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        time.sleep(0.05)
+    raise AssertionError(f"{locator} has no box on the page")
 
 
 def version_of(page) -> int:
@@ -64,6 +74,8 @@ def wait_version(page, version, timeout=10_000):
 
 
 def table_ready(page, tiles, timeout=10_000):
+    # the socket's first frame swaps the board; acting before it would race that swap
+    expect(page.locator("#table-page.is-live")).to_have_count(1, timeout=timeout)
     expect(page.locator("#rack .slot .tile")).to_have_count(tiles, timeout=timeout)
 
 
