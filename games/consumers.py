@@ -29,7 +29,7 @@ from games.invite_selectors import my_tables
 from games.models import Game
 from games.services import ServiceError
 from games.snapshots import snapshot_get
-from games.socket_threads import in_db_thread
+from games.socket_threads import PooledConsumer, in_db_thread
 
 MAX_MESSAGE_CHARS = 2000
 FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the socket
@@ -57,7 +57,7 @@ class FloodGuard:
         return len(self.times) > self.limit
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
@@ -130,21 +130,26 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         key = content.get("key")
         try:
-            outcome = await in_db_thread(services.move_submit)(
-                table_id=self.table_id,
-                user=self.user,
-                move=move,
-                expected_version=version,
-                idempotency_key=key if isinstance(key, str) else None,
+            frame = await in_db_thread(self.move_and_render)(
+                move, version, key if isinstance(key, str) else None
             )
         except ServiceError as e:
             # a stale mover gets the table as it is now along with the message
             await self.refuse(e.message, board=e.code == "stale")
             return
-        # Answer the mover at once; the group message for this version is then skipped.
-        await self.frame_send(
-            await in_db_thread(self.frame_render)(message="", at_least=outcome.version)
+        await self.frame_send(frame)
+
+    def move_and_render(self, move, version, key):
+        """Apply the move and render the mover's answer in one trip to a database thread. The
+        answer goes out at once; the group message for this version is then skipped."""
+        outcome = services.move_submit(
+            table_id=self.table_id,
+            user=self.user,
+            move=move,
+            expected_version=version,
+            idempotency_key=key,
         )
+        return self.frame_render(message="", at_least=outcome.version)
 
     async def on_sync(self, content):
         version = content.get("version")
@@ -215,7 +220,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(PooledConsumer, AsyncWebsocketConsumer):
     async def connect(self):
         self.lang = scope_language(self.scope)
         self.user = self.scope.get("user")
