@@ -56,7 +56,14 @@ def parse_args(argv=None):
         "--heartbeat",
         type=float,
         default=0.0,
-        help="idle sockets send table.js's sync every this many seconds (0: never)",
+        help="idle sockets send table.js's sync after this many seconds without a frame at a"
+        " table whose game is on (0: never)",
+    )
+    p.add_argument(
+        "--heartbeat-quiet",
+        type=float,
+        default=60.0,
+        help="the same at a table waiting for players or after its game (table.js: 60)",
     )
     p.add_argument("--warmup", type=float, default=15.0)
     p.add_argument("--seconds", type=float, default=60.0, help="measuring window")
@@ -129,6 +136,7 @@ async def scenario_run(players, rec: Recorder, meter: procs.Meter, args, *, conn
 
 
 def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, heartbeat=0.0):
+    quiet = args.heartbeat_quiet if heartbeat else 0.0
     from bench.loadlib.players import BarePlayer, SitePlayer, TablePace
 
     cls = SitePlayer if kind == "site" else BarePlayer
@@ -151,6 +159,7 @@ def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, 
                     rng=random.Random(rng.random()),
                     play=play,
                     heartbeat=heartbeat,
+                    heartbeat_quiet=quiet,
                 )
             )
     return players
@@ -241,6 +250,7 @@ def measure(kind, scenario, args, stack, ports, results):
         r["daphne_cpu_ms_per_move"] = round(daphne * 10 * r["seconds"] / r["moves"], 2)
     if scenario == "idle":
         r["heartbeat_s"] = hb
+        r["heartbeat_quiet_s"] = args.heartbeat_quiet if hb else 0.0
     name = f"{kind} {scenario}" + (f" x{len(ports)} daphne" if len(ports) > 1 else "")
     print(report_line(name, r), flush=True)
     if r["error_kinds"]:

@@ -8,7 +8,9 @@ It creates a throwaway test database (SQLite file, or `test_<name>` on PostgreSQ
 four-player hands through games.services.move_submit, and times:
 - move_submit: one whole service call (lock, version check, engine, save, move log);
 - the frame a socket sends after each move, for the player to move next and for a spectator:
-  selectors.table_view plus the template partial (what TableConsumer.frame_render does).
+  selectors.table_view plus the template partial (what TableConsumer.frame_render does), once
+  with the table read from the database and once from the process's shared snapshot (what every
+  socket but the first does after a move, games.snapshots).
 Broadcasts go to an in-memory channel layer. Timing is wall time on a shared machine: run it
 twice and read the better numbers.
 """
@@ -78,6 +80,7 @@ def main():
         services.game_start(table_id=table.pk, expected_version=v)
         rng = random.Random(1)
         submit, render_player, render_spectator = [], [], []
+        from_snapshot = []
         from django.contrib.auth.models import AnonymousUser
 
         for _ in range(args.hands):
@@ -105,11 +108,17 @@ def main():
                     ctx = selectors.table_view(fresh, viewer)
                     render_to_string("games/table.html#frame", ctx)
                     out.append(time.perf_counter() - t0)
+                    snap = selectors.table_snapshot(fresh)
+                    t0 = time.perf_counter()
+                    ctx = selectors.table_view(snap, viewer, chat=False)
+                    render_to_string("games/table.html#frame", ctx)
+                    from_snapshot.append(time.perf_counter() - t0)
             game = Table.objects.get(pk=table.pk).game
             services.hand_next(table_id=table.pk, expected_version=game.version)
         line("move_submit", submit)
         line("frame render, player to move", render_player)
         line("frame render, spectator", render_spectator)
+        line("frame from the shared snapshot", from_snapshot)
     finally:
         connection.creation.destroy_test_db(name, verbosity=0)
 

@@ -15,6 +15,7 @@ VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
 RACK = re.compile(r'<div id="rack-data"([^>]*)>(.*?)</div>', re.S)
 ATTR = re.compile(r'data-([a-z]+)="([^"]*)"')
 TILE = re.compile(r'data-tile="([A-Z0-9]+)"')
+STATUS = re.compile(r'id="table-board"[^>]*class="[^"]*\bstatus-([a-z]+)')
 MESSAGE = re.compile(r'<div id="table-message"[^>]*>(.*?)</div>', re.S)
 TAG = re.compile(r"<[^>]+>")
 
@@ -23,6 +24,7 @@ TAG = re.compile(r"<[^>]+>")
 class Frame:
     version: int | None = None
     has_board: bool = False
+    status: str = ""  # the table's: open, starting, playing, finished, closed
     hand: str = ""
     okey: str = ""
     phase: str = ""
@@ -36,6 +38,9 @@ def frame_parse(text: str) -> Frame:
     m = VERSION.search(text)
     if m:
         f.version = int(m.group(1))
+    m = STATUS.search(text)
+    if m:
+        f.status = m.group(1)
     m = RACK.search(text)
     if m:
         f.has_board = True

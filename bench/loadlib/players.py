@@ -49,10 +49,13 @@ class Player:
     kind = "?"
 
     def __init__(self, *, url, origin, table, seat, cookie, recorder: Recorder, pace, rng,
-                 play=True, heartbeat=0.0, reconnect=True):  # fmt: skip
+                 play=True, heartbeat=0.0, heartbeat_quiet=0.0, reconnect=True):  # fmt: skip
         self.url, self.origin, self.table, self.seat = url, origin, table, seat
         self.cookie, self.rec, self.pace, self.rng = cookie, recorder, pace, rng
         self.play_moves, self.heartbeat, self.reconnect = play, heartbeat, reconnect
+        self.heartbeat_quiet = heartbeat_quiet or heartbeat
+        self.heard_at = 0.0  # the last frame, or the last heartbeat sent
+        self.status = ""  # the table's, from the last board frame
         self.version = 0
         self.state = None
         self.inflight: int | None = None  # the version our move should reach
@@ -130,10 +133,18 @@ class Player:
             await ws.close()
 
     async def _heartbeat(self, ws) -> None:
-        await asyncio.sleep(self.rng.random() * self.heartbeat)
+        """table.js's heartbeat: ask after ``heartbeat`` seconds without a frame while the game is
+        on (or starting), after ``heartbeat_quiet`` seconds at any other table."""
+        self.heard_at = time.perf_counter() - self.rng.random() * self.heartbeat_quiet
         while True:
+            await asyncio.sleep(self.heartbeat / 3)
+            live = self.status in ("starting", "playing")
+            if time.perf_counter() - self.heard_at < (
+                self.heartbeat if live else self.heartbeat_quiet
+            ):
+                continue
+            self.heard_at = time.perf_counter()
             await ws.send(json.dumps({"action": "sync", "version": self.version}))
-            await asyncio.sleep(self.heartbeat)
 
     def watchdog(self) -> None:
         """Called every second or so: a move left unanswered is an error; ask for the view."""
@@ -144,7 +155,9 @@ class Player:
 
     def on_frame(self, text: str) -> None:
         self.frames += 1
+        self.heard_at = time.perf_counter()
         version, state, message = self.parse(text)
+        self.status = getattr(state, "status", "") or self.status
         if version is not None and version > self.version:
             self.rec.frame_seen(self.table, self.seat, self.version, version)
             self.version = version

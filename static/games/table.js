@@ -11,7 +11,14 @@
   if (!page) return;
 
   var SLOTS = 30;
+  // The heartbeat asks whether the table has moved on, in case the channel layer dropped a
+  // notification. While a game is on (or about to start) a missed change costs a turn, so it
+  // asks after 15 s without news; at a table waiting for players or after the game, after 60 s.
+  // Any frame is news: at a busy table the frames themselves show the socket is hearing it.
+  // The page may set other times in data-heartbeat-ms and data-heartbeat-quiet-ms.
   var HEARTBEAT_MS = 15000;
+  var HEARTBEAT_QUIET_MS = 60000;
+  var heardAt = Date.now(); // the last frame, or the last heartbeat sent
   var MESSAGE_MS = 6000;
   var rack = document.getElementById("rack");
   var slots = rack ? Array.prototype.slice.call(rack.querySelectorAll(".slot")) : [];
@@ -487,6 +494,7 @@
   });
 
   document.body.addEventListener("htmx:wsAfterMessage", function () {
+    heardAt = Date.now();
     // the board now comes from the socket: moves sent from here will be heard
     page.classList.add("is-live");
     afterFrame();
@@ -514,7 +522,18 @@
   }
 
   window.setInterval(tick, 250);
-  window.setInterval(sync, HEARTBEAT_MS); // catches a notification the channel layer dropped
+  function heartbeat() {
+    var board = document.getElementById("table-board");
+    var live = board && /\bstatus-(starting|playing)\b/.test(board.className);
+    var every = live
+      ? Number(page.getAttribute("data-heartbeat-ms")) || HEARTBEAT_MS
+      : Number(page.getAttribute("data-heartbeat-quiet-ms")) || HEARTBEAT_QUIET_MS;
+    if (Date.now() - heardAt < every) return;
+    heardAt = Date.now();
+    sync();
+  }
+
+  window.setInterval(heartbeat, 1000);
 
   rackSortables();
   afterFrame();

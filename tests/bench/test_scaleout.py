@@ -91,6 +91,7 @@ async def play_across(ports, table_id, cookies):
         first_a, first_b = frame_parse(await a.recv()), frame_parse(await b.recv())
         v = first_a.version
         assert first_b.version == v and "discard" in first_a.can  # seat 1 opens the hand
+        assert first_a.status == "playing"  # the harness's heartbeat follows it, as table.js's
         await a.send(json.dumps({"action": "move", "kind": "discard", "tile": first_a.rack[0],
                                  "version": v, "key": "scale-1"}))  # fmt: skip
         seen_b = await frame_at_least(b, v + 1)  # through the other daphne

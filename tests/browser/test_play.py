@@ -352,3 +352,32 @@ def test_take_the_left_discard_by_dragging_it_into_the_rack(
     expect(page.locator("#table-message")).to_contain_text("geri atamazsınız")
     assert version_of(page) == version + 1
     table_ready(page, 15)
+
+
+def test_a_change_whose_notification_was_lost_shows_up_at_the_next_heartbeat(
+    asgi_live_server, sign_in, settings, django_user_model, monkeypatch
+):
+    from games import broadcast, services
+    from tests.games.conftest import game_started, table_full
+
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    users = players_make(django_user_model, 2)
+    table = game_started(table_full(users, seats=2))
+    page = sign_in(users[1])
+    page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+    table_ready(page, 14)
+    version = version_of(page)
+    # the page asks after a second without news instead of 15 (the attribute table.js reads)
+    page.evaluate("document.getElementById('table-page').dataset.heartbeatMs = '1000'")
+    # the channel layer loses the notification of the opponent's discard
+    monkeypatch.setattr(broadcast, "table_changed", lambda table_id, version: None)
+    state = engine.hand_from_dict(table.game.hands.get().state)
+    tile = engine.format_tile(state.racks[0][0])
+    services.move_submit(
+        table_id=table.pk,
+        user=users[0],
+        move={"kind": "discard", "tile": tile},
+        expected_version=version,
+    )
+    wait_version(page, version + 1, timeout=8_000)
+    expect(page.locator(".pile.is-takeable .pile-top .tile")).to_have_attribute("data-tile", tile)
