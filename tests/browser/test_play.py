@@ -65,6 +65,16 @@ def celery_worker(transactional_db):
         yield
 
 
+@pytest.fixture
+def duel(settings, django_user_model):
+    """Two players at a dealt two-seat table; with the fixed deal seat 0 opens with 15 tiles."""
+    from tests.games.conftest import game_started, table_full
+
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    users = players_make(django_user_model, 2)
+    return users, game_started(table_full(users, seats=2))
+
+
 def move_make(page, move, n):
     """Make one planned move through the page, alternating clicks and drags."""
     kind, tile = move["kind"], move.get("tile")
@@ -216,13 +226,9 @@ def test_four_players_play_a_whole_game(
     expect(pages[1].locator(".verdict.ok")).to_have_count(2)
 
 
-def test_a_reload_keeps_the_rack_layout(asgi_live_server, sign_in, settings, django_user_model):
-    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+def test_a_reload_keeps_the_rack_layout(asgi_live_server, sign_in, duel):
     server = asgi_live_server
-    users = players_make(django_user_model, 2)
-    from tests.games.conftest import game_started, table_full
-
-    table = game_started(table_full(users, seats=2))
+    users, table = duel
     page = sign_in(users[0])
     page.goto(f"{server.url}/table/{table.pk}/")
     table_ready(page, 15)
@@ -255,13 +261,9 @@ def test_a_reload_keeps_the_rack_layout(asgi_live_server, sign_in, settings, dja
     not hasattr(engine, "arrange_runs"), reason="the engine has no arrange_runs yet"
 )
 def test_seri_diz_arranges_the_rack_and_the_layout_survives_a_reload(
-    asgi_live_server, sign_in, settings, django_user_model
+    asgi_live_server, sign_in, duel
 ):
-    from tests.games.conftest import game_started, table_full
-
-    settings.OKEY_TEST_SEED_HEX = SEED_HEX
-    users = players_make(django_user_model, 2)
-    table = game_started(table_full(users, seats=2))
+    users, table = duel
     page = sign_in(users[0])
     page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
     table_ready(page, 15)
@@ -282,18 +284,13 @@ def test_seri_diz_arranges_the_rack_and_the_layout_survives_a_reload(
     assert layout_of(page) == grouped
 
 
-def test_a_dropped_socket_heals_without_a_reload(
-    asgi_live_server, sign_in, settings, django_user_model
-):
+def test_a_dropped_socket_heals_without_a_reload(asgi_live_server, sign_in, duel):
     from games import services
-    from tests.games.conftest import game_started, table_full
 
     from .play_support import TcpProxy
 
-    settings.OKEY_TEST_SEED_HEX = SEED_HEX
     server = asgi_live_server
-    users = players_make(django_user_model, 2)
-    table = game_started(table_full(users, seats=2))
+    users, table = duel
     with TcpProxy(server.port) as proxy:
         page = sign_in(users[1])
         page.goto(f"http://127.0.0.1:{proxy.port}/table/{table.pk}/")
@@ -320,15 +317,10 @@ def test_a_dropped_socket_heals_without_a_reload(
         table_ready(page, 15)
 
 
-def test_take_the_left_discard_by_dragging_it_into_the_rack(
-    asgi_live_server, sign_in, settings, django_user_model
-):
+def test_take_the_left_discard_by_dragging_it_into_the_rack(asgi_live_server, sign_in, duel):
     from games import services
-    from tests.games.conftest import game_started, table_full
 
-    settings.OKEY_TEST_SEED_HEX = SEED_HEX
-    users = players_make(django_user_model, 2)
-    table = game_started(table_full(users, seats=2))
+    users, table = duel
     state = engine.hand_from_dict(table.game.hands.get().state)
     tile = engine.format_tile(state.racks[0][0])
     services.move_submit(
@@ -355,14 +347,11 @@ def test_take_the_left_discard_by_dragging_it_into_the_rack(
 
 
 def test_a_change_whose_notification_was_lost_shows_up_at_the_next_heartbeat(
-    asgi_live_server, sign_in, settings, django_user_model, monkeypatch
+    asgi_live_server, sign_in, duel, monkeypatch
 ):
     from games import broadcast, services
-    from tests.games.conftest import game_started, table_full
 
-    settings.OKEY_TEST_SEED_HEX = SEED_HEX
-    users = players_make(django_user_model, 2)
-    table = game_started(table_full(users, seats=2))
+    users, table = duel
     page = sign_in(users[1])
     page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
     table_ready(page, 14)
