@@ -6,7 +6,8 @@ Run from the repository root:
 
 It creates a throwaway test database (SQLite file, or `test_<name>` on PostgreSQL), plays random
 four-player hands through games.services.move_submit, and times:
-- move_submit: one whole service call (lock, version check, engine, save, move log);
+- move_submit: one whole service call (lock, version check, engine, save, move log), in wall
+  time and in this process's CPU time (what a daphne process spends on it: the ORM, the engine);
 - the frame a socket sends after each move, for the player to move next and for a spectator:
   selectors.table_view plus the template partial (what TableConsumer.frame_render does), once
   with the table read from the database and once from the process's shared snapshot (what every
@@ -80,7 +81,7 @@ def main():
         services.game_start(table_id=table.pk, expected_version=v)
         rng = random.Random(1)
         submit, render_player, render_spectator = [], [], []
-        from_snapshot = []
+        from_snapshot, submit_cpu = [], []
         from django.contrib.auth.models import AnonymousUser
 
         for _ in range(args.hands):
@@ -90,7 +91,7 @@ def main():
                 if state.phase == "over":
                     break
                 version = Table.objects.get(pk=table.pk).game.version
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 services.move_submit(
                     table_id=table.pk,
                     user=users[state.turn],
@@ -98,6 +99,7 @@ def main():
                     expected_version=version,
                 )
                 submit.append(time.perf_counter() - t0)
+                submit_cpu.append(time.process_time() - c0)
                 fresh = Table.objects.select_related("game").get(pk=table.pk)
                 nxt = engine.hand_from_dict(Hand.objects.get(pk=hand.pk).state).turn
                 for viewer, out in (
@@ -116,6 +118,7 @@ def main():
             game = Table.objects.get(pk=table.pk).game
             services.hand_next(table_id=table.pk, expected_version=game.version)
         line("move_submit", submit)
+        line("move_submit, CPU of this process", submit_cpu)
         line("frame render, player to move", render_player)
         line("frame render, spectator", render_spectator)
         line("frame from the shared snapshot", from_snapshot)

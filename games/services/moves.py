@@ -13,6 +13,7 @@ from games.snapshots import snapshot_after_move
 
 from .errors import ServiceError, engine_error
 from .hands import game_finish
+from .rows import row_insert, row_update
 from .tables import table_bump, table_lock, version_check
 
 MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
@@ -100,10 +101,11 @@ def move_submit(
     with transaction.atomic():
         game, table = table_lock(table_id)
         latest = game.hands.order_by("-number").first()
-        if key is not None and latest is not None:
-            # Looked up in the latest hand only, through its (hand, key) index: a search over
-            # the game's hands was the costliest query of a move. A retry from an earlier hand
-            # carries an earlier version and is refused as stale below.
+        if key is not None and latest is not None and expected_version != game.version:
+            # A retry of an applied move carries the version from before it, which is no longer
+            # the table's (every move bumps it), so only a move that would be refused as stale,
+            # or one that names no version, can be a retry. Looked up in the latest hand only,
+            # through its (hand, key) index; a retry from an earlier hand is refused as stale.
             done = (
                 Move.objects.select_related("hand__game")
                 .filter(hand=latest, idempotency_key=key)
@@ -129,7 +131,7 @@ def move_submit(
             hand.turn_started = now
         outcome = _hand_end(game, table, hand, new, now) if new.phase == "over" else {}
         # only what a move changes: the seed, commitment and deal stay as they were written
-        hand.save(update_fields=["state", "version", "turn_started", "over", "ended", "result"])
+        row_update(hand, ("state", "version", "turn_started", "over", "ended", "result"))
         if not auto and (row.away or row.timeouts_in_row):
             # the player acted: they are back (before the bump, which sets their turn's time)
             row.away, row.timeouts_in_row = False, 0
@@ -146,16 +148,18 @@ def move_submit(
             seats=seats,
             game_changed=new.phase == "over",
         )
-        Move.objects.create(
-            hand=hand,
-            seq=hand.version,
-            seat=row.index,
-            kind=clean["kind"],
-            tile=clean.get("tile", "").upper(),
-            user=user if user is not None else None,
-            auto=auto,
-            version=version,
-            idempotency_key=key,
+        row_insert(
+            Move(
+                hand=hand,
+                seq=hand.version,
+                seat=row.index,
+                kind=clean["kind"],
+                tile=clean.get("tile", "").upper(),
+                user=user if user is not None else None,
+                auto=auto,
+                version=version,
+                idempotency_key=key,
+            )
         )
         return MoveOutcome(
             version=version,

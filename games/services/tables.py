@@ -12,6 +12,7 @@ from games.engine import OptionError, TableOptions
 from games.models import Game, Seat, Table
 
 from .errors import ServiceError
+from .rows import row_update
 
 START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
 
@@ -54,7 +55,10 @@ def table_bump(
 
     game.version += 1
     deadline_arm(game, hand=hand, seats=seats)
-    game.save(update_fields=GAME_FIELDS if game_changed else ("version", "deadline"))
+    if game_changed:
+        game.save(update_fields=GAME_FIELDS)
+    else:
+        row_update(game, ("version", "deadline"))
     transaction.on_commit(partial(broadcast.table_changed, game.table_id, game.version))
     if lobby:
         transaction.on_commit(broadcast.lobby_changed)

@@ -192,6 +192,31 @@ def test_the_same_move_twice_with_one_key_applies_once(playing, users):
     assert Move.objects.count() == 1 and version_of(playing) == v + 1
 
 
+def test_a_retry_with_one_key_applies_once_when_the_move_names_no_version(playing, users):
+    tile = engine.format_tile(hand_state(playing).racks[0][0])
+    v = version_of(playing)
+    move = {"kind": "discard", "tile": tile}
+    first, again = (
+        services.move_submit(
+            table_id=playing.pk,
+            user=users[0],
+            move=move,
+            expected_version=None,
+            idempotency_key="k-2",
+        )
+        for _ in range(2)
+    )
+    assert again.duplicate and (again.version, again.seq) == (first.version, first.seq)
+    assert Move.objects.count() == 1 and version_of(playing) == v + 1
+
+
+def test_a_new_key_at_a_version_gone_by_is_stale(playing, users):
+    tile = engine.format_tile(hand_state(playing).racks[0][0])
+    v = version_of(playing)
+    submit(playing, users[0], version=v, key="k-3", kind="discard", tile=tile)
+    refused("stale", playing, users[1], version=v, key="k-4", kind="draw")
+
+
 def test_the_same_move_twice_without_a_key_is_stale(playing, users):
     tile = engine.format_tile(hand_state(playing).racks[0][0])
     v = version_of(playing)
