@@ -2,6 +2,7 @@
 HTML follows the viewer's language."""
 
 import random
+import re
 
 import pytest
 from django.db import connection
@@ -183,3 +184,34 @@ def test_the_move_that_ends_a_hand_is_read_again(
         if outcome.hand_over:
             break
     assert outcome.hand_over
+
+
+def seat_tiles(html) -> dict[int, int]:
+    """Each seat's tile count as the frame shows it."""
+    found = re.findall(r'data-seat="(\d)">.*?class="seat-tiles">[^<]*?(\d+)</span>', html, re.S)
+    return {int(seat): int(n) for seat, n in found}
+
+
+def test_a_seat_rendered_before_a_move_shows_the_move_after_it(playing, users):
+    socket = consumer_of(playing, users[0])
+    for _ in range(6):  # draws and discards: the seats' counts change and change back
+        state = hand_state(playing)
+        _, html = socket.frame_render()
+        assert seat_tiles(html) == dict(enumerate(len(r) for r in state.racks))
+        services.move_submit(
+            table_id=playing.pk,
+            user=users[state.turn],
+            move=random_move(state, random.Random(5)),
+            expected_version=version_of(playing),
+        )
+    _, html = socket.frame_render()
+    assert seat_tiles(html) == dict(enumerate(len(r) for r in hand_state(playing).racks))
+
+
+def test_cached_seats_follow_the_language(playing, users):
+    socket = consumer_of(playing, users[0])
+    _, english = socket.frame_render()
+    socket.lang = "tr"
+    _, turkish = socket.frame_render()
+    assert "seat 2" in english and "seat 2" not in turkish
+    assert "tiles" in english and "taş" in turkish
