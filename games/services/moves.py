@@ -155,7 +155,7 @@ def move_submit(
                 seat=row.index,
                 kind=clean["kind"],
                 tile=clean.get("tile", "").upper(),
-                user=user if user is not None else None,
+                user=user,
                 auto=auto,
                 version=version,
                 idempotency_key=key,

@@ -75,6 +75,21 @@ def duel(settings, django_user_model):
     return users, game_started(table_full(users, seats=2))
 
 
+def opening_discard(table, user, expected_version=None) -> str:
+    """Seat 0 of a duel discards its first tile through the service; the tile's code."""
+    from games import services
+
+    state = engine.hand_from_dict(table.game.hands.get().state)
+    tile = engine.format_tile(state.racks[0][0])
+    services.move_submit(
+        table_id=table.pk,
+        user=user,
+        move={"kind": "discard", "tile": tile},
+        expected_version=expected_version,
+    )
+    return tile
+
+
 def move_make(page, move, n):
     """Make one planned move through the page, alternating clicks and drags."""
     kind, tile = move["kind"], move.get("tile")
@@ -285,8 +300,6 @@ def test_seri_diz_arranges_the_rack_and_the_layout_survives_a_reload(
 
 
 def test_a_dropped_socket_heals_without_a_reload(asgi_live_server, sign_in, duel):
-    from games import services
-
     from .play_support import TcpProxy
 
     server = asgi_live_server
@@ -300,13 +313,7 @@ def test_a_dropped_socket_heals_without_a_reload(asgi_live_server, sign_in, duel
         proxy.drop(hold=2.0)  # every connection cut; new ones refused for two seconds
         expect(page.locator("#conn-status")).not_to_be_empty()
         # the other player moves while this page is cut off
-        state = engine.hand_from_dict(table.game.hands.get().state)
-        services.move_submit(
-            table_id=table.pk,
-            user=users[0],
-            move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
-            expected_version=version,
-        )
+        opening_discard(table, users[0], expected_version=version)
         wait_version(page, version + 1, timeout=20_000)
         assert page.evaluate("window.__same_page") is True
         expect(page.locator(".stock.is-drawable")).to_be_visible()
@@ -318,17 +325,8 @@ def test_a_dropped_socket_heals_without_a_reload(asgi_live_server, sign_in, duel
 
 
 def test_take_the_left_discard_by_dragging_it_into_the_rack(asgi_live_server, sign_in, duel):
-    from games import services
-
     users, table = duel
-    state = engine.hand_from_dict(table.game.hands.get().state)
-    tile = engine.format_tile(state.racks[0][0])
-    services.move_submit(
-        table_id=table.pk,
-        user=users[0],
-        move={"kind": "discard", "tile": tile},
-        expected_version=None,
-    )
+    tile = opening_discard(table, users[0])
     page = sign_in(users[1])
     page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
     table_ready(page, 14)
@@ -349,7 +347,7 @@ def test_take_the_left_discard_by_dragging_it_into_the_rack(asgi_live_server, si
 def test_a_change_whose_notification_was_lost_shows_up_at_the_next_heartbeat(
     asgi_live_server, sign_in, duel, monkeypatch
 ):
-    from games import broadcast, services
+    from games import broadcast
 
     users, table = duel
     page = sign_in(users[1])
@@ -360,13 +358,6 @@ def test_a_change_whose_notification_was_lost_shows_up_at_the_next_heartbeat(
     page.evaluate("document.getElementById('table-page').dataset.heartbeatMs = '1000'")
     # the channel layer loses the notification of the opponent's discard
     monkeypatch.setattr(broadcast, "table_changed", lambda table_id, version: None)
-    state = engine.hand_from_dict(table.game.hands.get().state)
-    tile = engine.format_tile(state.racks[0][0])
-    services.move_submit(
-        table_id=table.pk,
-        user=users[0],
-        move={"kind": "discard", "tile": tile},
-        expected_version=version,
-    )
+    tile = opening_discard(table, users[0], expected_version=version)
     wait_version(page, version + 1, timeout=8_000)
     expect(page.locator(".pile.is-takeable .pile-top .tile")).to_have_attribute("data-tile", tile)
