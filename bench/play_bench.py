@@ -61,6 +61,7 @@ def main():
 
     from games import engine, selectors, services, tasks
     from games.models import Hand, Table
+    from games.snapshots import snapshot_get
     from tests.games.helpers import random_move
 
     setup_test_environment()
@@ -81,7 +82,7 @@ def main():
         services.game_start(table_id=table.pk, expected_version=v)
         rng = random.Random(1)
         submit, render_player, render_spectator = [], [], []
-        from_snapshot, submit_cpu = [], []
+        from_snapshot, submit_cpu, four = [], [], []
         from django.contrib.auth.models import AnonymousUser
 
         for _ in range(args.hands):
@@ -100,6 +101,15 @@ def main():
                 )
                 submit.append(time.perf_counter() - t0)
                 submit_cpu.append(time.process_time() - c0)
+                # what the four players' sockets do after a move: the snapshot the move left
+                # (games.snapshots), each player's view and frame (seats cached across them)
+                moved = Table.objects.select_related("game").get(pk=table.pk).game.version
+                t0 = time.process_time()
+                for viewer in users:
+                    snap = snapshot_get(table.pk, moved)
+                    ctx = selectors.table_view(snap, viewer, chat=False)
+                    render_to_string("games/table.html#frame", ctx)
+                four.append(time.process_time() - t0)
                 fresh = Table.objects.select_related("game").get(pk=table.pk)
                 nxt = engine.hand_from_dict(Hand.objects.get(pk=hand.pk).state).turn
                 for viewer, out in (
@@ -122,6 +132,7 @@ def main():
         line("frame render, player to move", render_player)
         line("frame render, spectator", render_spectator)
         line("frame from the shared snapshot", from_snapshot)
+        line("four players' frames after a move, CPU", four)
     finally:
         connection.creation.destroy_test_db(name, verbosity=0)
 

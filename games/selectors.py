@@ -7,9 +7,11 @@ hand is over. Nothing here writes.
 
 import threading
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import engine, invite_selectors, teams
@@ -242,6 +244,17 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
     return out
 
 
+def verify_url(table_id: int, number: int) -> str:
+    """The page that checks hand ``number``'s deal; in the active language's URL prefix."""
+    return _verify_url(table_id, number, get_language())
+
+
+# every frame links the previous hand: reversing the URL each time was a tenth of a frame's view
+@lru_cache(maxsize=4096)
+def _verify_url(table_id: int, number: int, language: str) -> str:
+    return reverse("games:verify", args=[table_id, number])
+
+
 def _hand(table: Table, hand: Hand, view: dict, opts: dict) -> dict:
     deadline = None
     if view["phase"] != "over":
@@ -250,9 +263,7 @@ def _hand(table: Table, hand: Hand, view: dict, opts: dict) -> dict:
     return {
         "id": hand.pk,
         "number": hand.number,
-        "previous_url": (
-            reverse("games:verify", args=[table.pk, hand.number - 1]) if hand.number > 1 else None
-        ),
+        "previous_url": verify_url(table.pk, hand.number - 1) if hand.number > 1 else None,
         "commitment": hand.commitment,
         "indicator": view["indicator"],
         "okey": view["okey"],
@@ -304,7 +315,7 @@ def _result(table, hand: Hand, view: dict, seats: list[dict], gstate) -> dict:
         "rows": rows,
         "seed": bytes(hand.seed).hex(),  # the hand is over: the seed may be revealed
         "commitment": hand.commitment,
-        "verify_url": reverse("games:verify", args=[table.pk, hand.number]),
+        "verify_url": verify_url(table.pk, hand.number),
         "next_at": next_at,
     }
 

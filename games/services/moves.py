@@ -13,7 +13,7 @@ from games.snapshots import snapshot_after_move
 
 from .errors import ServiceError, engine_error
 from .hands import game_finish
-from .rows import row_insert, row_update
+from .rows import row_insert, row_update, rows_where
 from .tables import table_bump, table_lock, version_check
 
 MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
@@ -100,7 +100,7 @@ def move_submit(
     key = _key_clean(idempotency_key)
     with transaction.atomic():
         game, table = table_lock(table_id)
-        latest = game.hands.order_by("-number").first()
+        latest = next(iter(rows_where(Hand, "game_id", game.pk, "-number", limit=1)), None)
         if key is not None and latest is not None and expected_version != game.version:
             # A retry of an applied move carries the version from before it, which is no longer
             # the table's (every move bumps it), so only a move that would be refused as stale,
@@ -113,7 +113,7 @@ def move_submit(
             )
             if done is not None:
                 return _outcome_of(done)
-        seats = list(Seat.objects.filter(table_id=table.pk).order_by("index"))
+        seats = rows_where(Seat, "table_id", table.pk, "index")
         row = _seat_resolve(seats, user, seat)
         hand = latest if game.status == Game.Status.PLAYING else None
         if hand is None or hand.over:

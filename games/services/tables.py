@@ -12,7 +12,7 @@ from games.engine import OptionError, TableOptions
 from games.models import Game, Seat, Table
 
 from .errors import ServiceError
-from .rows import row_update
+from .rows import row_update, row_with_parent_locked
 
 START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
 
@@ -24,9 +24,15 @@ def _signed_in(user) -> bool:
 def table_lock(table_id) -> tuple[Game, Table]:
     """Lock the table's Game row, always first, and return it with its table."""
     try:
-        game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("no_table", _("There is no such table.")) from None
+        table_id = int(table_id)  # as the ORM's lookup would read it
+    except (ValueError, TypeError):
+        table_id = None
+    # every move takes this lock: its statement is built once (games.services.rows)
+    game = None
+    if table_id is not None and -(2**63) <= table_id < 2**63:
+        game = row_with_parent_locked(Game, Table, table_id)
+    if game is None:
+        raise ServiceError("no_table", _("There is no such table."))
     return game, game.table
 
 

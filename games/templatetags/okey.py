@@ -107,35 +107,65 @@ def signed(value):
     return text.replace("-", "−")
 
 
+# ---- cached parts of a frame -----------------------------------------------------------------
+
+
+class RenderedCache:
+    """Rendered HTML by a key that holds everything it was rendered from: a small
+    least-recently-used store, shared by the socket threads (hence the lock)."""
+
+    def __init__(self, size: int):
+        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key, render):
+        with self.lock:
+            html = self.items.get(key)
+            if html is not None:
+                self.items.move_to_end(key)
+                return html
+        html = render()
+        with self.lock:
+            self.items[key] = html
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return html
+
+
 # ---- a seat and its pile ---------------------------------------------------------------------
 
 # After a move most seats look as they did before it to every viewer: a frame is four of these
 # and they were four fifths of its rendering time. Each is rendered from only the values below,
 # so those values (and the language) are the whole key of its cached HTML.
-SEATS_CACHED = 4096
-_seats: OrderedDict = OrderedDict()
-_seats_lock = threading.Lock()
+#
+# Where a seat sits on the screen (bottom, right, top, left: counted from the viewer) is left out
+# of the key: the seat that a move changed looks the same to most viewers, each of whom sees it
+# in another place. It is rendered at the bottom and moved by rewriting its two place classes,
+# which are the first `class="seat seat--` and `class="pile pile--` in its HTML: whatever a
+# player wrote (a name) is escaped, so it holds no `"` and cannot be mistaken for them.
+_seats = RenderedCache(4096)
+_PLACE = ("position", "pile_corner")
+_RENDERED_AT = {"position": "bottom", "pile_corner": "br"}
 
 
-def _frozen(value):
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    return value
+def _seat_key(s: dict) -> tuple:
+    """``s`` without its place, hashable: its values are plain, or lists of tile codes."""
+    return tuple(
+        (k, tuple(v) if isinstance(v, list) else v) for k, v in s.items() if k not in _PLACE
+    )
 
 
 @register.simple_tag(takes_context=True)
 def seat(context, s):
     """The seat ``s`` (a row of selectors.table_view's seats) with its discard pile."""
     hand = context.get("hand")
-    table = context.get("table")
+    status = context.get("status")
+    open_ = status == "open"  # the viewer's rights show only in the forms of an open table
     given = {
         "s": s,
-        "status": context.get("status"),
-        "signed_in": context.get("signed_in"),
-        "is_manager": context.get("is_manager"),
-        "table": {"pk": getattr(table, "pk", None)},
+        "status": status,
+        "signed_in": open_ and context.get("signed_in"),
+        "is_manager": open_ and context.get("is_manager"),
+        "table": {"pk": getattr(context.get("table"), "pk", None)},
         "options": {"turn_seconds": (context.get("options") or {}).get("turn_seconds")},
         "hand": hand
         and {
@@ -149,19 +179,89 @@ def seat(context, s):
     token = context.get("csrf_token")
     if token:  # a page's forms carry the viewer's token: not worth keeping
         return _seat_render({**given, "csrf_token": token})
-    key = (get_language(), _frozen(given))
-    with _seats_lock:
-        html = _seats.get(key)
-        if html is not None:
-            _seats.move_to_end(key)
-            return html
-    html = _seat_render(given)
-    with _seats_lock:
-        _seats[key] = html
-        while len(_seats) > SEATS_CACHED:
-            _seats.popitem(last=False)
+    key = (
+        get_language(),
+        _seat_key(s),
+        given["status"],
+        given["signed_in"],
+        given["is_manager"],
+        given["table"]["pk"],
+        given["options"]["turn_seconds"],
+        given["hand"] and tuple(given["hand"].values()),
+    )
+    html = _seats.get(key, lambda: _seat_render({**given, "s": {**s, **_RENDERED_AT}}))
+    return mark_safe(_seat_place(html, s.get("position"), s.get("pile_corner")))
+
+
+def _seat_place(html: str, position, corner) -> str:
+    """A seat rendered at the bottom, moved to ``position`` with its pile in ``corner``."""
+    if position != "bottom":
+        html = html.replace('class="seat seat--bottom', f'class="seat seat--{position}', 1)
+    if corner != "br":
+        html = html.replace('class="pile pile--br', f'class="pile pile--{corner}', 1)
     return html
 
 
 def _seat_render(given: dict) -> str:
     return mark_safe(get_template("games/table.html#seat").render(given))
+
+
+# ---- the board's centre ----------------------------------------------------------------------
+
+# After a move the centre (indicator, stock, whose turn, the viewer's buttons) looks the same to
+# every player but the one on turn: cached like the seats, by exactly what it is rendered from.
+CENTRE_HAND = (
+    "indicator",
+    "indicator_taken",
+    "okey",
+    "stock_size",
+    "number",
+    "phase",
+    "over",
+    "commitment",
+    "previous_url",
+)
+_centres = RenderedCache(2048)
+
+
+def _frozen(value):
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+@register.simple_tag(takes_context=True)
+def centre(context):
+    """The board's centre for the view in ``context`` (selectors.table_view)."""
+    hand = context.get("hand")
+    table = context.get("table")
+    turn = next((s for s in context.get("seats") or () if s.get("is_turn")), None)
+    status = context.get("status")
+    # the start and leave forms show only before the game: during it, the viewer's rights
+    # stay out of the key, so all who are not on turn share one centre
+    before = status in ("open", "starting")
+    given = {
+        "teams": context.get("teams"),
+        "status": status,
+        "hand": hand and {k: hand.get(k) for k in CENTRE_HAND},
+        "can": list(context.get("can") or ()),
+        "turn": turn and {"is_you": turn.get("is_you"), "name": turn.get("name")},
+        "hands_played": context.get("hands_played"),
+        "options": {"hand_limit": (context.get("options") or {}).get("hand_limit")},
+        "start_at": context.get("start_at") if before else None,
+        "seated": before and context.get("me") is not None,
+        "is_manager": before and context.get("is_manager"),
+        "can_start": before and context.get("can_start"),
+        "bots_fill": before and context.get("bots_fill"),
+        "table": {"pk": getattr(table, "pk", None) if before else None},
+    }
+    token = context.get("csrf_token")
+    if token:  # a page's forms carry the viewer's token: not worth keeping
+        return _centre_render({**given, "csrf_token": token})
+    return _centres.get((get_language(), _frozen(given)), lambda: _centre_render(given))
+
+
+def _centre_render(given: dict) -> str:
+    return mark_safe(get_template("games/table.html#centre").render(given))

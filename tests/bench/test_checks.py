@@ -10,10 +10,10 @@ from django.test import override_settings
 from django.utils import timezone
 
 from bench.loadlib.checks import database_check, database_check_consistent, overdue_deadlines
-from games import engine, services
+from games import engine
 from games.models import Game, Hand, Move
 from tests.games.conftest import game_started, table_full
-from tests.games.helpers import hand_state, random_move, version_of
+from tests.games.helpers import move_random
 
 
 @pytest.fixture
@@ -28,13 +28,7 @@ def played(db, django_user_model):
         table = game_started(table_full(users))
         rng = random.Random(7)
         for _ in range(12):
-            state = hand_state(table)
-            services.move_submit(
-                table_id=table.pk,
-                user=users[state.turn],
-                move=random_move(state, rng),
-                expected_version=version_of(table),
-            )
+            move_random(table, users, rng)
     return table
 
 

@@ -41,3 +41,17 @@ def random_move(state: engine.HandState, rng: random.Random) -> dict:
     plain = [m for m in legal if isinstance(m, engine.Draw | engine.TakeDiscard | engine.Discard)]
     pool = plain if plain and rng.random() < 0.9 else legal
     return engine.move_to_dict(rng.choice(pool))
+
+
+def move_random(table: Table, users, rng: random.Random, **kwargs):
+    """The player on turn (``users[seat]`` sits at ``seat``) makes a random legal move."""
+    from games import services
+
+    state = hand_state(table)
+    return services.move_submit(
+        table_id=table.pk,
+        user=users[state.turn],
+        move=random_move(state, rng),
+        expected_version=version_of(table),
+        **kwargs,
+    )

@@ -261,10 +261,11 @@ def test_anonymous_is_not_seated(playing):
     refused("not_seated", playing, AnonymousUser(), kind="pairs")
 
 
-def test_no_such_table(playing, users):
+@pytest.mark.parametrize("table_id", [987654, "abc", None, 2**70, -(2**70)])
+def test_no_such_table(playing, users, table_id):
     with pytest.raises(ServiceError) as e:
         services.move_submit(
-            table_id=987654, user=users[0], move={"kind": "pairs"}, expected_version=1
+            table_id=table_id, user=users[0], move={"kind": "pairs"}, expected_version=1
         )
     assert e.value.code == "no_table"
 

@@ -14,7 +14,7 @@ from games.consumers import TableConsumer
 from games.snapshots import snapshot_get, snapshots_clear
 from games.templatetags.okey import tile, tiles
 
-from .helpers import hand_state, random_move, version_of
+from .helpers import hand_state, move_random, random_move, version_of
 
 
 @pytest.fixture(autouse=True)
@@ -108,17 +108,6 @@ def _frames(sockets, version):
     return [_without_clock(s.frame_render(at_least=version)[1]) for s in sockets]
 
 
-def _move(table, users, rng, **kwargs):
-    state = hand_state(table)
-    return services.move_submit(
-        table_id=table.pk,
-        user=users[state.turn],
-        move=random_move(state, rng),
-        expected_version=version_of(table),
-        **kwargs,
-    )
-
-
 def test_after_a_move_the_movers_process_renders_it_without_reading_the_table(
     playing, users, django_capture_on_commit_callbacks
 ):
@@ -127,7 +116,7 @@ def test_after_a_move_the_movers_process_renders_it_without_reading_the_table(
     _frames(sockets, version_of(playing))  # the sockets show the table: a snapshot is held
     for _ in range(6):
         with django_capture_on_commit_callbacks(execute=True):
-            outcome = _move(playing, users, rng)
+            outcome = move_random(playing, users, rng)
         with CaptureQueriesContext(connection) as queries:
             derived = _frames(sockets, outcome.version)
         assert len(queries) == 0
@@ -144,7 +133,7 @@ def test_the_managers_invites_are_read_once_and_carried_over_a_move(
         manager.frame_render(at_least=version_of(playing))
     assert any("games_invite" in q["sql"] for q in first.captured_queries)
     with django_capture_on_commit_callbacks(execute=True):
-        outcome = _move(playing, users, random.Random(6))
+        outcome = move_random(playing, users, random.Random(6))
     with CaptureQueriesContext(connection) as after:
         manager.frame_render(at_least=outcome.version)
     assert len(after) == 0
@@ -162,7 +151,7 @@ def test_a_move_that_brings_a_player_back_is_read_again(
     before = _frames(sockets, version_of(playing))
     assert all("away" in html for html in before)
     with django_capture_on_commit_callbacks(execute=True):
-        outcome = _move(playing, users, random.Random(7))
+        outcome = move_random(playing, users, random.Random(7))
     with CaptureQueriesContext(connection) as queries:
         after = _frames(sockets, outcome.version)
     assert len(queries) > 0
@@ -178,7 +167,7 @@ def test_the_move_that_ends_a_hand_is_read_again(
     rng = random.Random(8)
     for _ in range(400):
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            outcome = _move(playing, users, rng)
+            outcome = move_random(playing, users, rng)
         derives = [c for c in callbacks if getattr(c, "func", None) is snapshot_after_move]
         assert len(derives) == (0 if outcome.hand_over else 1)
         if outcome.hand_over:
@@ -198,12 +187,7 @@ def test_a_seat_rendered_before_a_move_shows_the_move_after_it(playing, users):
         state = hand_state(playing)
         _, html = socket.frame_render()
         assert seat_tiles(html) == dict(enumerate(len(r) for r in state.racks))
-        services.move_submit(
-            table_id=playing.pk,
-            user=users[state.turn],
-            move=random_move(state, random.Random(5)),
-            expected_version=version_of(playing),
-        )
+        move_random(playing, users, random.Random(5))
     _, html = socket.frame_render()
     assert seat_tiles(html) == dict(enumerate(len(r) for r in hand_state(playing).racks))
 
@@ -215,3 +199,67 @@ def test_cached_seats_follow_the_language(playing, users):
     _, turkish = socket.frame_render()
     assert "seat 2" in english and "seat 2" not in turkish
     assert "tiles" in english and "taş" in turkish
+
+
+SEAT_PLACES = {0: "bottom", 1: "right", 2: "top", 3: "left"}  # counted from the viewer
+PILE_CORNERS = {"bottom": "br", "right": "tr", "top": "tl", "left": "bl"}
+
+
+def seat_places(html) -> dict[int, tuple[str, str]]:
+    """Each seat's place on the viewer's screen and its pile's corner, as the frame shows them."""
+    seats = re.findall(r'class="seat seat--(\w+)[^"]*" data-seat="(\d)"', html)
+    piles = {
+        i: corner
+        for corner, i in re.findall(r'class="pile pile--(\w+)[^"]*"\s+data-seat="(\d)"', html)
+    }
+    return {int(i): (place, piles[i]) for place, i in seats}
+
+
+def test_each_viewer_sees_a_moved_seat_in_their_own_place(playing, users):
+    """A seat's HTML is shared by the viewers it looks the same to; each still sees it where it
+    sits from their own chair, and its pile in that place's corner."""
+    rng = random.Random(6)
+    for _ in range(4):
+        move_random(playing, users, rng)
+        for me, user in enumerate(users):
+            _, html = consumer_of(playing, user).frame_render()
+            expected = {}
+            for seat in range(4):
+                place = SEAT_PLACES[(seat - me) % 4]
+                expected[seat] = (place, PILE_CORNERS[place])
+            assert seat_places(html) == expected
+
+
+def centre_of(html) -> str:
+    return html.split('<div class="center">')[1].split('<p class="commitment')[0]
+
+
+def test_only_the_player_on_turn_sees_their_turn_and_buttons(playing, users):
+    """The centre is shared by the viewers it looks the same to: the player on turn never gets
+    another's, nor the others theirs, whichever of them is rendered first."""
+    rng = random.Random(7)
+    for step in range(4):
+        state = hand_state(playing)
+        order = list(range(4)) if step % 2 else list(reversed(range(4)))
+        for me in order:
+            _, html = consumer_of(playing, users[me]).frame_render()
+            centre = centre_of(html)
+            if me == state.turn:
+                assert "Your turn" in centre and "data-move=" in centre
+            else:
+                assert "Your turn" not in centre and "data-move=" not in centre
+                assert f"{users[state.turn].username} to play" in centre
+        move_random(playing, users, rng)
+
+
+def test_only_the_manager_sees_start_and_only_the_seated_see_leave(db, users, in_memory_layer):
+    table = services.table_create(manager=users[0], options={"bots_fill": True})
+    services.seat_take(table_id=table.pk, user=users[1], index=1)
+    frames = {
+        who: consumer_of(table, user).frame_render()[1]
+        for who, user in (("manager", users[0]), ("seated", users[1]), ("standing", users[2]))
+    }
+    assert "data-start" in frames["manager"]
+    assert "data-start" not in frames["seated"] and "data-start" not in frames["standing"]
+    assert "/leave/" in frames["manager"] and "/leave/" in frames["seated"]
+    assert "/leave/" not in frames["standing"]

@@ -1,0 +1,68 @@
+"""The move path's rows read without the ORM's query building (games.services.rows) are the
+rows the ORM reads: every field, converted the same way, on SQLite and on PostgreSQL."""
+
+import random
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games.models import Game, Hand, Seat, Table
+from games.services.rows import row_with_parent_locked, rows_where
+
+from .conftest import game_started, table_full
+from .helpers import hand_state, move_random, version_of
+
+
+def fields_of(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+@pytest.fixture
+def two_tables(db, users, fixed_seed, in_memory_layer):
+    """A table whose second hand is on (JSON states, a seed, times, a first hand over) and a
+    second table beside it, so that a read that ignores its filter shows up."""
+    table = game_started(table_full(users))
+    Table.objects.filter(pk=table.pk).update(start_at=timezone.now())
+    rng = random.Random(8)
+    while hand_state(table).phase != "over":  # the first hand, played out
+        move_random(table, users, rng)
+    services.hand_next(table_id=table.pk, expected_version=version_of(table))
+    other = game_started(table_full(users[:2], seats=2))
+    return table, other
+
+
+def test_a_locked_game_and_its_table_are_the_orms(two_tables):
+    table, _ = two_tables
+    with transaction.atomic():
+        game = row_with_parent_locked(Game, Table, table.pk)
+        orm = Game.objects.select_related("table").get(table_id=table.pk)
+        assert fields_of(game) == fields_of(orm)
+        assert fields_of(game.table) == fields_of(orm.table)
+        assert game.table.options == orm.table.options and isinstance(game.table.options, dict)
+        assert game.table.start_at is not None and game.table.start_at.tzinfo is not None
+        assert not game._state.adding and not game.table._state.adding
+
+
+def test_a_missing_game_is_none(two_tables):
+    with transaction.atomic():
+        assert row_with_parent_locked(Game, Table, 10**9) is None
+
+
+def test_rows_where_are_the_orms_in_order(two_tables):
+    table, other = two_tables
+    latest = rows_where(Hand, "game_id", table.game.pk, "-number", limit=1)
+    assert [fields_of(h) for h in latest] == [
+        fields_of(Hand.objects.filter(game=table.game).order_by("-number").first())
+    ]
+    assert latest[0].number == 2 and isinstance(latest[0].state, dict)
+    assert bytes(latest[0].seed) == bytes(Hand.objects.get(pk=latest[0].pk).seed)
+    every = rows_where(Hand, "game_id", table.game.pk, "number")
+    assert [h.number for h in every] == [1, 2]
+    assert [h.over for h in every] == [True, False]
+    seats = rows_where(Seat, "table_id", other.pk, "index")
+    assert [fields_of(s) for s in seats] == [
+        fields_of(s) for s in Seat.objects.filter(table=other).order_by("index")
+    ]
+    assert len(seats) == 2
