@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from games import engine
 from tests.browser.conftest import ARTIFACTS, _failed
+from tests.games.helpers import discard_first, hand_state
 from tests.games.plans import plan_hand
 
 from .play_support import (
@@ -75,18 +76,10 @@ def duel(settings, django_user_model):
     return users, game_started(table_full(users, seats=2))
 
 
-def opening_discard(table, user, expected_version=None) -> str:
+def opening_discard(table, user) -> str:
     """Seat 0 of a duel discards its first tile through the service; the tile's code."""
-    from games import services
-
-    state = engine.hand_from_dict(table.game.hands.get().state)
-    tile = engine.format_tile(state.racks[0][0])
-    services.move_submit(
-        table_id=table.pk,
-        user=user,
-        move={"kind": "discard", "tile": tile},
-        expected_version=expected_version,
-    )
+    tile = engine.format_tile(hand_state(table).racks[0][0])
+    discard_first(table, user)
     return tile
 
 
@@ -313,7 +306,7 @@ def test_a_dropped_socket_heals_without_a_reload(asgi_live_server, sign_in, duel
         proxy.drop(hold=2.0)  # every connection cut; new ones refused for two seconds
         expect(page.locator("#conn-status")).not_to_be_empty()
         # the other player moves while this page is cut off
-        opening_discard(table, users[0], expected_version=version)
+        opening_discard(table, users[0])
         wait_version(page, version + 1, timeout=20_000)
         assert page.evaluate("window.__same_page") is True
         expect(page.locator(".stock.is-drawable")).to_be_visible()
@@ -358,6 +351,6 @@ def test_a_change_whose_notification_was_lost_shows_up_at_the_next_heartbeat(
     page.evaluate("document.getElementById('table-page').dataset.heartbeatMs = '1000'")
     # the channel layer loses the notification of the opponent's discard
     monkeypatch.setattr(broadcast, "table_changed", lambda table_id, version: None)
-    tile = opening_discard(table, users[0], expected_version=version)
+    tile = opening_discard(table, users[0])
     wait_version(page, version + 1, timeout=8_000)
     expect(page.locator(".pile.is-takeable .pile-top .tile")).to_have_attribute("data-tile", tile)

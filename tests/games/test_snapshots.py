@@ -32,13 +32,7 @@ def consumer_of(table, user) -> TableConsumer:
 
 def test_four_sockets_read_the_table_once_per_move(playing, users):
     sockets = [consumer_of(playing, u) for u in users]
-    state = hand_state(playing)
-    outcome = services.move_submit(
-        table_id=playing.pk,
-        user=users[state.turn],
-        move=random_move(state, random.Random(3)),
-        expected_version=version_of(playing),
-    )
+    outcome = move_random(playing, users, random.Random(3))
     with CaptureQueriesContext(connection) as first:
         frames = [sockets[0].frame_render(at_least=outcome.version)]
     with CaptureQueriesContext(connection) as others:
