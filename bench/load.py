@@ -208,6 +208,12 @@ def report_line(name, r) -> str:
         f"worker {w.get('cpu_pct_of_core', 0):4.1f}%  harness {u['harness_cpu']:5.1f}%  "
         f"machine {u['machine']['cpu_pct_of_all_cores']:5.1f}%  "
         f"load {r['loadavg_before']} -> {r['loadavg_after']}"
+        + (
+            f"\n   gc pauses logged (OKEY_GC_LOG_MS): {g['n']}, {g['full']} of them full,"
+            f" longest {g['max_ms']:.0f} ms, {g['total_ms']:.0f} ms in all"
+            if (g := r.get("gc_pauses")) and g["n"]
+            else ""
+        )
     )
 
 
@@ -238,7 +244,9 @@ def measure(kind, scenario, args, stack, ports, results):
     groups = stack.processes()
     groups["harness"] = [psutil.Process()]
     meter = procs.Meter(groups)
+    logs_at = procs.log_offsets(stack.log_dir)
     r = asyncio.run(scenario_run(players, rec, meter, args))
+    r["gc_pauses"] = procs.gc_pauses_since(stack.log_dir, logs_at)  # warm-up included
     if kind == "site":
         tables_drop(tables)
     r["updates_missed"] = rec.updates_missed(3) if play else 0

@@ -16,10 +16,11 @@ table is in flight at a time and a thread that asks meanwhile waits for it inste
 the same rows again.
 """
 
+import copy
 import threading
 from collections import OrderedDict
 
-from games.models import Table
+from games.models import Game, Table
 from games.selectors import TableSnapshot, table_snapshot
 
 CACHED_TABLES = 2000
@@ -57,9 +58,20 @@ def _read(table_id: int) -> TableSnapshot | None:
         with _lock:
             _cache.pop(table_id, None)
         return None
+    _game_unlink(table.game)  # select_related cached the table on its game too
     snap = table_snapshot(table)
     _store(snap)
     return snap
+
+
+def _game_unlink(game: Game) -> None:
+    """Drop ``game``'s cached table. A Table and its Game that cache each other are a reference
+    cycle, which only the cyclic garbage collector frees, in the full walks that stop the process
+    (okeysite/gc_pauses.py): every move left one behind, in the snapshot it replaced. Nothing
+    that reads a snapshot goes from the game back to its table."""
+    link = Game._meta.get_field("table")
+    if link.is_cached(game):
+        link.delete_cached_value(game)
 
 
 def _store(snap: TableSnapshot) -> None:
@@ -89,7 +101,11 @@ def snapshot_after_move(game, hand, state) -> None:
         return
     if old.hand.pk != hand.pk:
         return
-    table.game = game  # the reverse one-to-one cache: table_view reads the game through it
+    # table_view reads the game through the table (table.game); the move's own game object
+    # keeps its table for the rest of the move's commit callbacks, so a copy is cached
+    game = copy.copy(game)
+    _game_unlink(game)
+    Table._meta.get_field("game").set_cached_value(table, game)  # no link back, unlike table.game =
     _store(old.after(table=table, hand=hand, state=state))
 
 

@@ -19,3 +19,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+from okeysite.gc_pauses import gc_settle  # noqa: E402
+
+gc_settle()  # last: everything loaded above is frozen out of the collector's walks

@@ -10,6 +10,7 @@ Every process is started here in its own session and stopped by its own pid.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -45,9 +46,36 @@ def site_env(database_url: str, redis_url: str, *, debug: bool = False, **extra)
         OKEY_VAR_DIR=str(ROOT / "var" / "load"),
         PATH=VENV_BIN + os.pathsep + env.get("PATH", ""),
         PYTHONUNBUFFERED="1",
+        OKEY_GC_LOG_MS=env.get("OKEY_GC_LOG_MS", "10"),  # the pauses counted in the report
     )
     env.update({k: str(v) for k, v in extra.items()})
     return env
+
+
+GC_PAUSE = re.compile(r"gc pause: generation (\d), ([\d.]+) ms")
+
+
+def log_offsets(log_dir: Path) -> dict[Path, int]:
+    """Where each server log ends now: gc_pauses_since reads what comes after."""
+    return {path: path.stat().st_size for path in log_dir.glob("*.log")}
+
+
+def gc_pauses_since(log_dir: Path, offsets: dict[Path, int]) -> dict:
+    """The garbage collector's pauses that the servers logged (okeysite/gc_pauses.py, at least
+    OKEY_GC_LOG_MS long) since ``offsets``: how many, the full collections among them, the
+    longest and their sum in ms."""
+    pauses = []
+    for path in log_dir.glob("*.log"):
+        with open(path, "rb") as f:
+            f.seek(offsets.get(path, 0))
+            text = f.read().decode("utf-8", "replace")
+        pauses += [(int(g), float(ms)) for g, ms in GC_PAUSE.findall(text)]
+    return {
+        "n": len(pauses),
+        "full": sum(1 for g, _ in pauses if g == 2),
+        "max_ms": max((ms for _, ms in pauses), default=0.0),
+        "total_ms": round(sum(ms for _, ms in pauses), 1),
+    }
 
 
 def db_recreate(database_url: str) -> None:

@@ -1,8 +1,10 @@
 """The sockets of a table read its rows once per version (games.snapshots), and the cached tile
 HTML follows the viewer's language."""
 
+import gc
 import random
 import re
+import weakref
 
 import pytest
 from django.db import connection
@@ -117,6 +119,27 @@ def test_after_a_move_the_movers_process_renders_it_without_reading_the_table(
         # exactly what a fresh read of the table shows each viewer
         snapshots_clear()
         assert derived == _frames(sockets, outcome.version)
+
+
+@pytest.mark.django_db(transaction=True)  # commits for real: nothing keeps the moves' callbacks
+def test_a_replaced_snapshot_is_freed_without_the_cycle_collector(playing, users):
+    """Reference counting frees the table and game of a snapshot that a move replaced: were they
+    a cycle, only the collector's full walks would, and those stop the whole process."""
+    rng = random.Random(8)
+    snap = snapshot_get(playing.pk, at_least=version_of(playing))  # read from the database
+    held = []
+    gc.disable()
+    try:
+        for _ in range(3):  # the read snapshot, then ones that moves derived
+            held.append((weakref.ref(snap.table), weakref.ref(snap.table.game)))
+            del snap
+            outcome = move_random(playing, users, rng)
+            snap = snapshot_get(playing.pk, at_least=outcome.version)
+            assert snap.table.game.version == outcome.version
+        # (the read table stays, with its game: the seats, carried over the moves, point to it)
+        assert [(t(), g()) for t, g in held[1:]] == [(None, None)] * 2
+    finally:
+        gc.enable()
 
 
 def test_the_managers_invites_are_read_once_and_carried_over_a_move(

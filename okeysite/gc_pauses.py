@@ -1,0 +1,58 @@
+"""The web process's garbage collector: fewer and shorter pauses, and a log of the long ones.
+
+CPython's cyclic collector holds the GIL while it runs, so no socket is served meanwhile. A
+collection of the oldest generation walks every container object the process tracks: a daphne
+serving 400 players held about 260,000 of them, and each such collection stopped it for 80-110
+ms, every 10-15 s at 100 moves a second (bench/README.md, "Fifth round"). Two changes:
+
+- ``gc.freeze()`` once the application is loaded: the objects that exist then (modules, Django's
+  and the templates' structures, about 120,000) live as long as the process, and are never
+  walked again. The oldest generation's collections got about 40 % shorter.
+- The oldest generation is collected after OKEY_GC_FULL_AFTER collections of the middle one
+  (CPython: 10). Each move promotes the table's new snapshot to the old generation, where it
+  dies by reference counting soon after; with CPython's default those promotions alone set off
+  a full walk every few seconds. Cyclic garbage (a closed socket's coroutines, exceptions with
+  their frames) is still collected, only later: a few MB more at most in between.
+
+OKEY_GC_LOG_MS > 0 logs each collection that took at least that long (the load benchmark sets
+it and counts the pauses).
+"""
+
+import gc
+import logging
+import os
+import time
+
+logger = logging.getLogger("okeysite.gc")
+
+FULL_AFTER = 100  # middle-generation collections before a full one (CPython: 10)
+
+
+def gc_settle() -> None:
+    """Freeze what is loaded so far and set the thresholds; call once the app is loaded."""
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, int(os.environ.get("OKEY_GC_FULL_AFTER", FULL_AFTER)))
+    log_ms = float(os.environ.get("OKEY_GC_LOG_MS", "0") or 0)
+    if log_ms > 0:
+        gc.callbacks.append(_pause_logger(log_ms / 1000))
+
+
+def _pause_logger(least: float):
+    started = [0.0]
+
+    def on_gc(phase, info):
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        took = time.perf_counter() - started[0]
+        if took >= least:
+            logger.warning(
+                "gc pause: generation %d, %.1f ms, %d collected",
+                info["generation"],
+                took * 1000,
+                info["collected"],
+            )
+
+    return on_gc
