@@ -206,6 +206,8 @@ def report_line(name, r) -> str:
         f"daphne {r.get('daphne_cpu_ms_per_move', 0):.1f} ms CPU/move  "
         f"daphne {d.get('cpu_pct_of_core', 0):5.1f}% {d.get('rss_mb_peak', 0):5.0f} MB  "
         f"worker {w.get('cpu_pct_of_core', 0):4.1f}%  harness {u['harness_cpu']:5.1f}%  "
+        f"postgres {u.get('postgres', {}).get('cpu_pct_of_core', 0):4.1f}%  "
+        f"redis {u.get('redis', {}).get('cpu_pct_of_core', 0):4.1f}%  "
         f"machine {u['machine']['cpu_pct_of_all_cores']:5.1f}%  "
         f"load {r['loadavg_before']} -> {r['loadavg_after']}"
         + (

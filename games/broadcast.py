@@ -7,6 +7,8 @@ at its next sync.
 """
 
 import logging
+import threading
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -15,12 +17,45 @@ logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
+_held = threading.local()
+
 
 def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+@contextmanager
+def broadcasts_held():
+    """Keep this thread's broadcasts in a list instead of sending them.
+
+    A socket's move runs in a database thread, where each send would wait for the event loop
+    (async_to_sync) and back: the consumer holds them here and awaits ``broadcasts_send`` in
+    the loop once the move has committed."""
+    held = []
+    _held.messages = held
+    try:
+        yield held
+    finally:
+        _held.messages = None
+
+
+async def broadcasts_send(held: list) -> None:
+    """Send what ``broadcasts_held`` kept, in order, from the event loop."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in held:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # the channel layer is down: pages resync on their own
+            logger.exception("broadcast to %s failed", group)
+
+
 def _send(group: str, message: dict) -> None:
+    held = getattr(_held, "messages", None)
+    if held is not None:
+        held.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return

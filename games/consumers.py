@@ -10,7 +10,10 @@ messages say only which version the table reached; each socket renders its own v
 the database (notify, then pull), so no rack tile ever crosses the channel layer. Services run
 whole inside one ``in_db_thread`` call: no transaction spans an await.
 
-Database work and rendering run in a small pool of threads (games.socket_threads).
+Database work runs in a small pool of threads (games.socket_threads). A frame that this process
+can build from the table's stored snapshot without a query (games.snapshots: after a move, for
+every socket at the table) is built in the event loop instead: a trip to a thread and back costs
+more CPU than the wait it saves, and under load the thread then waits for the loop's GIL.
 """
 
 import json
@@ -28,7 +31,7 @@ from games import broadcast, selectors, services, versions
 from games.invite_selectors import my_tables
 from games.models import Game
 from games.services import ServiceError
-from games.snapshots import snapshot_get
+from games.snapshots import snapshot_cached, snapshot_get
 from games.socket_threads import PooledConsumer, in_db_thread
 from games.templatetags.okey import frame
 
@@ -90,7 +93,15 @@ class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
         version = event.get("version", 0)
         if version <= self.sent_version:
             return  # this socket already shows that version or a later one
-        await self.frame_send(await in_db_thread(self.frame_render)(at_least=version))
+        await self.frame_send(await self.board_render(version))
+
+    async def board_render(self, version, **kw):
+        """The board at ``version`` or later: in the loop from the stored snapshot when that
+        needs no query, else in a database thread."""
+        snap = snapshot_cached(self.table_id, version)
+        if snap is not None and not selectors.view_reads_rows(snap, self.user):
+            return self.frame_build(snap, **kw)
+        return await in_db_thread(self.frame_render)(at_least=version, **kw)
 
     async def chat_changed(self, event):
         await self.frame_send(await in_db_thread(self.frame_render)(board=False, chat=True))
@@ -131,26 +142,28 @@ class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
             return
         key = content.get("key")
         try:
-            frame = await in_db_thread(self.move_and_render)(
+            outcome, held = await in_db_thread(self.move_apply)(
                 move, version, key if isinstance(key, str) else None
             )
         except ServiceError as e:
             # a stale mover gets the table as it is now along with the message
             await self.refuse(e.message, board=e.code == "stale")
             return
-        await self.frame_send(frame)
+        # the other players first; the mover's answer then skips the group message
+        await broadcast.broadcasts_send(held)
+        await self.frame_send(await self.board_render(outcome.version, message=""))
 
-    def move_and_render(self, move, version, key):
-        """Apply the move and render the mover's answer in one trip to a database thread. The
-        answer goes out at once; the group message for this version is then skipped."""
-        outcome = services.move_submit(
-            table_id=self.table_id,
-            user=self.user,
-            move=move,
-            expected_version=version,
-            idempotency_key=key,
-        )
-        return self.frame_render(message="", at_least=outcome.version)
+    def move_apply(self, move, version, key):
+        """The move, and the broadcasts its commit made, to be sent from the loop."""
+        with broadcast.broadcasts_held() as held:
+            outcome = services.move_submit(
+                table_id=self.table_id,
+                user=self.user,
+                move=move,
+                expected_version=version,
+                idempotency_key=key,
+            )
+        return outcome, held
 
     async def on_sync(self, content):
         version = content.get("version")
@@ -189,10 +202,15 @@ class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
         ``at_least``: a version the frame must show or pass. The table's snapshot in this
         process is reused when it is that recent (games.snapshots), so the sockets of a table
         read its rows once per move instead of once each."""
+        snap = snapshot_get(self.table_id, at_least)
+        if snap is None:
+            return None
+        return self.frame_build(snap, board=board, chat=chat, message=message)
+
+    def frame_build(self, snap, *, board=True, chat=False, message=None):
+        """(version, html) of this socket's viewer from ``snap``; reads rows only for the chat
+        and for what ``selectors.view_reads_rows`` names."""
         with translation.override(self.lang):
-            snap = snapshot_get(self.table_id, at_least)
-            if snap is None:
-                return None
             table = snap.table
             version = snap.version
             parts = []

@@ -106,6 +106,10 @@ class TableSnapshot:
                 self._invites.append(invite_selectors.invites_read(self.table))
             return self._invites[0]
 
+    def invites_known(self) -> bool:
+        with self._invites_lock:
+            return bool(self._invites)
+
     def after(self, **changes) -> "TableSnapshot":
         """This snapshot with some parts replaced; the invites carry over when already read
         (only a change that bumps the version through the invite services changes them)."""
@@ -128,6 +132,17 @@ def table_snapshot(table: Table) -> TableSnapshot:
         state=state,
         gstate=engine.game_from_dict(table.game.state) if table.game.state else None,
     )
+
+
+def view_reads_rows(snap: TableSnapshot, user) -> bool:
+    """Whether ``table_view(snap, user, chat=False)`` reads rows beyond the snapshot: the live
+    invites of an open table (its reserved seats), and the manager's invites until the
+    snapshot has them. Otherwise it can run in the event loop, where no query may run."""
+    table = snap.table
+    if table.status == Table.Status.OPEN:
+        return True
+    manager = user is not None and user.is_authenticated and user.pk == table.manager_id
+    return manager and not snap.invites_known()
 
 
 def table_view(table: Table | TableSnapshot, user, *, chat: bool = True) -> dict:

@@ -38,6 +38,12 @@ def _cached(table_id: int, at_least: int | None) -> TableSnapshot | None:
     return snap if snap is not None and snap.version >= at_least else None
 
 
+def snapshot_cached(table_id: int, at_least: int) -> TableSnapshot | None:
+    """The stored snapshot at version ``at_least`` or later, without reading: None if this
+    process holds none that recent."""
+    return _cached(table_id, at_least)
+
+
 def snapshot_get(table_id: int, at_least: int | None = None) -> TableSnapshot | None:
     """The table at version ``at_least`` or later (None: as it is now); None if it is gone."""
     snap = _cached(table_id, at_least)

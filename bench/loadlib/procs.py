@@ -253,6 +253,19 @@ def _stop(p: subprocess.Popen, sig, timeout: float) -> None:
             pass
 
 
+def services_find() -> dict[str, list[psutil.Process]]:
+    """PostgreSQL's processes (every backend, whichever database) and redis-server's: the
+    machine's, shared with anything else that uses them while a run measures."""
+    found: dict[str, list[psutil.Process]] = {"postgres": [], "redis": []}
+    for p in psutil.process_iter(["name"]):
+        name = p.info["name"] or ""
+        if name.startswith("postgres"):
+            found["postgres"].append(p)
+        elif name.startswith("redis-server"):
+            found["redis"].append(p)
+    return found
+
+
 class Meter:
     """CPU (share of one core) and memory of process groups over a window."""
 
@@ -271,6 +284,8 @@ class Meter:
             return 0.0
 
     def begin(self) -> None:
+        # the servers the site stands on, found now: PostgreSQL starts a backend per connection
+        self.groups.update(services_find())
         self.t0 = time.monotonic()
         self.cpu0 = {p.pid: self._cpu(p) for ps in self.groups.values() for p in ps}
         self.system0 = psutil.cpu_times()

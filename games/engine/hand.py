@@ -25,6 +25,7 @@ from .moves import (
     TakeDiscard,
     TakeIndicator,
     move_from_dict,
+    move_kind,
 )
 from .options import TableOptions
 from .state import HandResult, HandState
@@ -267,29 +268,43 @@ def hand_apply(state: HandState, move: Move) -> HandState:
     return replace(new, seq=state.seq + 1)
 
 
+def _legal(state: HandState, m: Move) -> bool:
+    try:
+        hand_apply(state, m)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _tileless(seat: int) -> list[Move]:
+    return [ShowIndicator(seat), DeclarePairs(seat), Draw(seat), TakeDiscard(seat),
+            TakeIndicator(seat)]  # fmt: skip
+
+
 def legal_moves(state: HandState, seat: int) -> list[Move]:
     """Every move ``seat`` may make now, tiles collapsed to distinct faces."""
     if state.phase == "over" or seat != state.turn:
         return []
-    candidates: list[Move] = [
-        ShowIndicator(seat),
-        DeclarePairs(seat),
-        Draw(seat),
-        TakeDiscard(seat),
-        TakeIndicator(seat),
-    ]
-    candidates += [Discard(seat, f) for f in sorted(set(state.racks[seat]))]
-    legal = []
-    for m in candidates:
-        try:
-            hand_apply(state, m)
-        except IllegalMove:
-            continue
-        legal.append(m)
+    candidates = _tileless(seat) + [Discard(seat, f) for f in sorted(set(state.racks[seat]))]
+    legal = [m for m in candidates if _legal(state, m)]
     if state.phase == "discard":
         # the same test as _finish, for all 15 tiles at once
         legal += [Finish(seat, f) for f in sorted(finishes(state.racks[seat], state.okey))]
     return legal
+
+
+def legal_kinds(state: HandState, seat: int) -> set[str]:
+    """The kinds of the moves in ``legal_moves(state, seat)``. Every view of the player to move
+    names them; trying one discard that is allowed is enough to know "discard" is, where
+    legal_moves tries all fifteen (and each try copies the hand)."""
+    if state.phase == "over" or seat != state.turn:
+        return set()
+    kinds = {move_kind(m) for m in _tileless(seat) if _legal(state, m)}
+    if any(_legal(state, Discard(seat, f)) for f in sorted(set(state.racks[seat]))):
+        kinds.add("discard")
+    if state.phase == "discard" and finishes(state.racks[seat], state.okey):
+        kinds.add("finish")
+    return kinds
 
 
 def hand_replay(

@@ -38,7 +38,16 @@ def number_of(f: int) -> int:
     return f % 13 + 1
 
 
+# Every state read from the database spells its 106 tiles the way format_tile writes them, and
+# every view writes them again: looked up, not parsed (the rest of parse_tile is for people).
+_NOTATION = tuple(f"{COLOURS[f // 13]}{f % 13 + 1}" for f in range(FAKE)) + ("F",)
+_FACE_OF = {text: f for f, text in enumerate(_NOTATION)}
+
+
 def parse_tile(text: str) -> int:
+    f = _FACE_OF.get(text) if isinstance(text, str) else None
+    if f is not None:
+        return f
     t = text.strip().upper()
     if t == "F":
         return FAKE
@@ -51,6 +60,8 @@ def parse_tile(text: str) -> int:
 
 
 def format_tile(f: int) -> str:
+    if type(f) is int and 0 <= f <= FAKE:
+        return _NOTATION[f]
     if f == FAKE:
         return "F"
     if not 0 <= f < FAKE:

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hand import legal_moves
-from .moves import move_kind
+from .hand import legal_kinds
 from .state import HandState, result_to_dict
 from .tiles import format_tile
 
@@ -39,7 +38,7 @@ def _tiles(faces) -> list[str]:
 def _can(state: HandState, viewer: int | None) -> list[str]:
     if viewer is None:
         return []
-    kinds = {move_kind(m) for m in legal_moves(state, viewer)}
+    kinds = legal_kinds(state, viewer)
     return [k for k in _KIND_ORDER if k in kinds]
 
 

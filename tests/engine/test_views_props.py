@@ -9,7 +9,16 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import TableOptions, TileError, deal, hand_apply, hand_view, parse_tile
+from games.engine import (
+    TableOptions,
+    TileError,
+    deal,
+    hand_apply,
+    hand_view,
+    legal_moves,
+    move_kind,
+    parse_tile,
+)
 from games.engine.tiles import format_tile
 
 from ._hands import hand_with_winner, random_move
@@ -71,6 +80,9 @@ def check_view(state, viewer):
     assert (v["racks"] is not None) == over and (v["result"] is not None) == over
     if viewer != state.turn:
         assert v["drawn"] is None and v["taken_from_left"] is None and v["can"] == []
+    # "can" tries one allowed discard, not each tile: the same kinds as every legal move's
+    kinds = {move_kind(m) for m in legal_moves(state, viewer)} if viewer is not None else set()
+    assert set(v["can"]) == kinds
 
 
 def play_and_watch(s, rnd):

@@ -108,6 +108,47 @@ async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, f
         await sock.disconnect()
 
 
+def started_after_an_invite(users):
+    """A dealt table whose manager (users[0]) invited an address that was then cancelled."""
+    from games import services
+
+    table = services.table_create(manager=users[0], options={})
+    for i in (1, 2):
+        services.seat_take(table_id=table.pk, user=users[i], index=i)
+    invite = services.invite_create(
+        table_id=table.pk, inviter=users[0], email="friend@example.com", seat_index=3
+    )
+    services.invite_cancel(invite_id=invite.pk, user=users[0])
+    services.seat_take(table_id=table.pk, user=users[3], index=3)
+    return game_started(table)
+
+
+@run_async
+async def test_every_player_sees_a_move_and_the_manager_still_sees_the_invites(
+    users, fixed_seed, celery_eager
+):
+    """After a move the sockets build their frames from the table as this process stored it;
+    the manager's lists the invites, which that stored table has not read (the manager connected
+    before the others, whose connections each read the table afresh)."""
+    table = await sync_to_async(started_after_an_invite)(users)
+    socks = [await connect(table, u) for u in users]
+    for sock in socks:
+        await sock.receive_from()
+    state = await sync_to_async(hand_state)(table)
+    tile = engine.format_tile(state.racks[0][0])
+    version = await sync_to_async(version_of)(table)
+    await socks[0].send_json_to(
+        {"action": "move", "kind": "discard", "tile": tile, "version": version, "key": "k1"}
+    )
+    frames = [await sock.receive_from(timeout=5) for sock in socks]
+    state = await sync_to_async(hand_state)(table)
+    for viewer, html in enumerate(frames):
+        assert check_frame(html, viewer, state) == version + 1
+        assert ("friend@example.com" in html) == (viewer == 0), "only the manager sees invites"
+    for sock in socks:
+        await sock.disconnect()
+
+
 @run_async
 async def test_a_refused_move_is_told_only_to_the_mover(users, fixed_seed):
     table = await sync_to_async(lambda: game_started(table_full(users)))()
