@@ -218,6 +218,18 @@ def test_cached_seats_follow_the_language(playing, users):
     assert "tiles" in english and "taş" in turkish
 
 
+def test_a_seat_shows_a_players_name_as_written_never_as_markup(playing, users):
+    users[1].profile.display_name = '<b>Ali & "Veli"</b>'
+    users[1].profile.save()
+    snapshots_clear()
+    written = "&lt;b&gt;Ali &amp; &quot;Veli&quot;&lt;/b&gt;"
+    for viewer in users[:2]:  # another player, and the player themself
+        _, html = consumer_of(playing, viewer).frame_render()
+        assert "<b>Ali" not in html
+        assert f'<span class="seat-name">{written}</span>' in html
+        assert f'aria-label="Discard pile of {written}: ' in html
+
+
 SEAT_PLACES = {0: "bottom", 1: "right", 2: "top", 3: "left"}  # counted from the viewer
 PILE_CORNERS = {"bottom": "br", "right": "tr", "top": "tl", "left": "bl"}
 
@@ -267,6 +279,18 @@ def test_only_the_player_on_turn_sees_their_turn_and_buttons(playing, users):
                 assert "Your turn" not in centre and "data-move=" not in centre
                 assert f"{users[state.turn].username} to play" in centre
         move_random(playing, users, rng)
+
+
+def test_the_centre_speaks_the_viewers_language(playing, users):
+    state = hand_state(playing)
+    on_turn = users[state.turn].username
+    socket = consumer_of(playing, users[(state.turn + 1) % 4])
+    _, english = socket.frame_render()
+    socket.lang = "tr"
+    _, turkish = socket.frame_render()
+    assert f"{on_turn} to play" in centre_of(english) and "Hand 1 · 1 of" in centre_of(english)
+    assert f"Sıra {on_turn} oyuncusunda" in centre_of(turkish)
+    assert "1. el · 1 / " in centre_of(turkish) and "Hand 1" not in centre_of(turkish)
 
 
 def test_only_the_manager_sees_start_and_only_the_seated_see_leave(db, users, in_memory_layer):

@@ -1,4 +1,7 @@
+import re
+
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import engine, services
@@ -125,6 +128,29 @@ def test_a_post_without_csrf_token_is_refused(users):
     response = client.post(reverse("games:sit", args=[table.pk]), {"seat": "1"})
     assert response.status_code == 403
     assert table.seats.get(index=1).user is None
+
+
+def submit(client, html, action):
+    """Post the page's form for ``action`` (sit, start, ...) with its hidden fields, as a
+    browser would."""
+    form = re.search(
+        rf'<form method="post" action="([^"]*/{action}/)"[^>]*>(.*?)</form>', html, re.S
+    )
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form[2]))
+    return client.post(form[1], fields)
+
+
+def test_the_pages_seat_and_start_forms_carry_their_csrf_token(users):
+    table = services.table_create(manager=users[0], options={"seats": 2})
+    url = reverse("games:table", args=[table.pk])
+    guest, manager = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    guest.force_login(users[1])
+    manager.force_login(users[0])
+    assert submit(guest, guest.get(url).content.decode(), "sit").status_code == 302
+    assert table.seats.get(index=1).user == users[1]
+    assert submit(manager, manager.get(url).content.decode(), "start").status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.Status.STARTING
 
 
 def test_move_by_post_goes_through_the_service(client, users, fixed_seed):
