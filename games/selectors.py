@@ -12,10 +12,10 @@ from functools import lru_cache
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from games import engine, invite_selectors, teams
 from games.models import ChatMessage, Hand, Invite, Seat, Table
+from games.words import gettext_cached as _
 
 CHAT_SHOWN = 40
 

@@ -273,15 +273,18 @@ class Meter:
         self.groups = groups
         self.t0 = 0.0
         self.cpu0: dict[int, float] = {}
+        self.cpu_last: dict[int, float] = {}
         self.peak_rss: dict[str, float] = {}
 
-    @staticmethod
-    def _cpu(p: psutil.Process) -> float:
+    def _cpu(self, p: psutil.Process) -> float:
+        """The process's CPU time now, or as last read once it has exited (a database backend
+        whose connection closed within the window)."""
         try:
             t = p.cpu_times()
-            return t.user + t.system
+            self.cpu_last[p.pid] = t.user + t.system
         except psutil.Error:
-            return 0.0
+            pass
+        return self.cpu_last.get(p.pid, 0.0)
 
     def begin(self) -> None:
         # the servers the site stands on, found now: PostgreSQL starts a backend per connection
@@ -294,6 +297,7 @@ class Meter:
         for role, ps in self.groups.items():
             rss = 0
             for p in ps:
+                self._cpu(p)
                 try:
                     rss += p.memory_info().rss
                 except psutil.Error:

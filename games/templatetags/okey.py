@@ -19,9 +19,9 @@ from django.utils.formats import localize
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from games.engine import parse_tile
+from games.words import gettext_cached as _
 
 register = template.Library()
 
@@ -193,18 +193,14 @@ _RENDERED_AT = {"position": "bottom", "pile_corner": "br"}
 
 def _seat_key(s: dict) -> tuple:
     """``s`` without its place, hashable: its values are plain, or lists of tile codes."""
-    return tuple(
-        (k, tuple(v) if isinstance(v, list) else v) for k, v in s.items() if k not in _PLACE
-    )
+    return tuple((k, tuple(v) if type(v) is list else v) for k, v in s.items() if k not in _PLACE)
 
 
-@register.simple_tag(takes_context=True)
-def seat(context, s):
-    """The seat ``s`` (a row of selectors.table_view's seats) with its discard pile."""
+def _seat_given(context, s) -> dict:
     hand = context.get("hand")
     status = context.get("status")
     open_ = status == "open"  # the viewer's rights show only in the forms of an open table
-    given = {
+    return {
         "s": s,
         "status": status,
         "signed_in": open_ and context.get("signed_in"),
@@ -220,20 +216,37 @@ def seat(context, s):
             "okey": hand.get("okey"),
         },
     }
+
+
+@register.simple_tag(takes_context=True)
+def seat(context, s):
+    """The seat ``s`` (a row of selectors.table_view's seats) with its discard pile."""
     token = context.get("csrf_token")
     if token:  # a page's forms carry the viewer's token: not worth keeping
-        return seat_html({**given, "csrf_token": token})
+        return seat_html({**_seat_given(context, s), "csrf_token": token})
+    # the key holds what _seat_given takes from the context, read here without building it:
+    # most seats are found in the cache
+    hand = context.get("hand")
+    open_ = context.get("status") == "open"
     key = (
         get_language(),
         _seat_key(s),
-        given["status"],
-        given["signed_in"],
-        given["is_manager"],
-        given["table_pk"],
-        given["turn_seconds"],
-        given["hand"] and tuple(given["hand"].values()),
+        context.get("status"),
+        open_ and context.get("signed_in"),
+        open_ and context.get("is_manager"),
+        getattr(context.get("table"), "pk", None),
+        (context.get("options") or {}).get("turn_seconds"),
+        hand
+        and (
+            hand.get("deadline") if s.get("is_turn") else None,
+            hand.get("over"),
+            hand.get("histories_public"),
+            hand.get("okey"),
+        ),
     )
-    html = _seats.get(key, lambda: seat_html({**given, "s": {**s, **_RENDERED_AT}}))
+    html = _seats.get(
+        key, lambda: seat_html({**_seat_given(context, s), "s": {**s, **_RENDERED_AT}})
+    )
     return mark_safe(_seat_place(html, s.get("position"), s.get("pile_corner")))
 
 
@@ -445,7 +458,20 @@ def centre(context):
     token = context.get("csrf_token")
     if token:  # a page's forms carry the viewer's token: not worth keeping
         return centre_html({**given, "csrf_token": token})
-    return _centres.get((get_language(), _frozen(given)), lambda: centre_html(given))
+    key = (
+        get_language(),
+        given["teams"] and _frozen(given["teams"]),  # Eşli only
+        given["hand"] and tuple(given["hand"].values()),
+        tuple(given["can"]),
+        given["turn"] and tuple(given["turn"].values()),
+        *(given[k] for k in _CENTRE_PLAIN),
+    )
+    return _centres.get(key, lambda: centre_html(given))
+
+
+# the rest of what the centre is given: plain values, each part of its cache key as it is
+_CENTRE_PLAIN = ("status", "hands_played", "hand_limit", "start_at", "seated", "is_manager",
+                 "can_start", "bots_fill", "table_pk")  # fmt: skip
 
 
 def centre_html(given: dict) -> str:
