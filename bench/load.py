@@ -209,6 +209,7 @@ def report_line(name, r) -> str:
         f"postgres {u.get('postgres', {}).get('cpu_pct_of_core', 0):4.1f}%  "
         f"redis {u.get('redis', {}).get('cpu_pct_of_core', 0):4.1f}%  "
         f"machine {u['machine']['cpu_pct_of_all_cores']:5.1f}%  "
+        f"harness lag p99 {r.get('harness_loop_lag_p99_ms', 0):.0f} ms  "
         f"load {r['loadavg_before']} -> {r['loadavg_after']}"
         + (
             f"\n   gc pauses logged (OKEY_GC_LOG_MS): {g['n']}, {g['full']} of them full,"
