@@ -36,13 +36,21 @@ class TablePace:
     rate: float  # moves per second per table; 0: as fast as possible
     think: float  # at least this long after the frame that gave the turn
     last_sent: float = 0.0
+    planned: float = 0.0  # when the move being thought about is due
 
     def delay(self, rng: random.Random) -> float:
         now = time.perf_counter()
         wait = self.think * (0.8 + 0.4 * rng.random()) if self.think else 0.0
         if self.rate > 0:
             wait = max(wait, self.last_sent + 1.0 / self.rate - now)
-        return max(0.0, wait)
+        wait = max(0.0, wait)
+        self.planned = now + wait
+        return wait
+
+    def sent(self) -> None:
+        """A move went out: the next is paced from when this one was due, not from when the
+        harness's busy loop got round to it, so that its lag does not lower the offered rate."""
+        self.last_sent = min(self.planned, time.perf_counter())
 
 
 class Player:
@@ -78,6 +86,10 @@ class Player:
     def move_choose(self):
         """The message to send now, or None when it is not this player's turn."""
         raise NotImplementedError
+
+    def may_move(self) -> bool:
+        """Whether move_choose would choose a move now (cheaper than choosing it)."""
+        return self.move_choose() is not None
 
     # --- the loop -----------------------------------------------------------------------------
 
@@ -176,7 +188,7 @@ class Player:
     def _maybe_move(self) -> None:
         if not self.play_moves or self.inflight is not None or self.moving is not None:
             return
-        if self.move_choose() is None:
+        if not self.may_move():
             self._turn_seen = None
             return
         if self.skip_chance:
@@ -196,7 +208,7 @@ class Player:
                 return
             self.inflight = self.version + 1
             self.inflight_since = time.perf_counter()
-            self.pace.last_sent = self.inflight_since
+            self.pace.sent()
             self.rec.move_sent(self.table, self.inflight, self.seat)
             await self._send(message)
         finally:
@@ -224,6 +236,14 @@ class SitePlayer(Player):
     def parse(self, text):
         f = frame_parse(text)
         return f.version, (f if f.has_board else None), f.message
+
+    def may_move(self) -> bool:
+        # the engine's choice of a discard takes milliseconds of the harness's loop: made once,
+        # when the move is sent
+        f = self.state
+        if f is None:
+            return False
+        return "draw" in f.can or ("discard" in f.can and bool(f.rack) and bool(f.okey))
 
     def move_choose(self):
         f = self.state

@@ -274,6 +274,7 @@ class Meter:
         self.t0 = 0.0
         self.cpu0: dict[int, float] = {}
         self.cpu_last: dict[int, float] = {}
+        self.wall0 = 0.0
         self.peak_rss: dict[str, float] = {}
 
     def _cpu(self, p: psutil.Process) -> float:
@@ -287,13 +288,30 @@ class Meter:
         return self.cpu_last.get(p.pid, 0.0)
 
     def begin(self) -> None:
-        # the servers the site stands on, found now: PostgreSQL starts a backend per connection
+        # the servers the site stands on, found now and at each sample: PostgreSQL starts a
+        # backend per connection, and the site's connections are renewed (CONN_MAX_AGE)
         self.groups.update(services_find())
-        self.t0 = time.monotonic()
+        self.t0, self.wall0 = time.monotonic(), time.time()
         self.cpu0 = {p.pid: self._cpu(p) for ps in self.groups.values() for p in ps}
         self.system0 = psutil.cpu_times()
 
+    def _services_join(self) -> None:
+        """Add the PostgreSQL and Redis processes started since the last look; one started
+        within the window counts from nothing."""
+        for role, found in services_find().items():
+            known = {p.pid for p in self.groups.get(role, [])}
+            for p in found:
+                if p.pid in known:
+                    continue
+                try:
+                    started_within = p.create_time() >= self.wall0
+                except psutil.Error:
+                    continue
+                self.cpu0[p.pid] = 0.0 if started_within else self._cpu(p)
+                self.groups.setdefault(role, []).append(p)
+
     def sample(self) -> None:
+        self._services_join()
         for role, ps in self.groups.items():
             rss = 0
             for p in ps:
