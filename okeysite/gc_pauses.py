@@ -1,18 +1,18 @@
 """The web process's garbage collector: fewer and shorter pauses, and a log of the long ones.
 
-CPython's cyclic collector holds the GIL while it runs, so no socket is served meanwhile. A
-collection of the oldest generation walks every container object the process tracks: a daphne
-serving 400 players held about 260,000 of them, and each such collection stopped it for 80-110
-ms, every 10-15 s at 100 moves a second (bench/README.md, "Fifth round"). Two changes:
+CPython's cyclic collector holds the GIL while it runs, so no socket is served meanwhile, and a
+collection of the oldest generation walks every container object the process tracks: with these
+settings one such collection took 127 ms in a daphne serving 160 players flat out, and 129 ms
+with 2,000 idle sockets (bench/README.md, "Fifth round"). Two changes, so that they come seldom
+and walk less:
 
 - ``gc.freeze()`` once the application is loaded: the objects that exist then (modules, Django's
-  and the templates' structures, about 120,000) live as long as the process, and are never
-  walked again. The oldest generation's collections got about 40 % shorter.
+  and the templates' structures) live as long as the process, and are never walked again.
 - The oldest generation is collected after OKEY_GC_FULL_AFTER collections of the middle one
   (CPython: 10). Each move promotes the table's new snapshot to the old generation, where it
-  dies by reference counting soon after; with CPython's default those promotions alone set off
-  a full walk every few seconds. Cyclic garbage (a closed socket's coroutines, exceptions with
-  their frames) is still collected, only later: a few MB more at most in between.
+  dies by reference counting soon after: those promotions alone would count towards a full walk.
+  Cyclic garbage (a closed socket's coroutines, exceptions with their frames) is still
+  collected, only later.
 
 OKEY_GC_LOG_MS > 0 logs each collection that took at least that long (the load benchmark sets
 it and counts the pauses).
