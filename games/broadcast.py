@@ -31,12 +31,13 @@ def broadcasts_held():
     A socket's move runs in a database thread, where each send would wait for the event loop
     (async_to_sync) and back: the consumer holds them here and awaits ``broadcasts_send`` in
     the loop once the move has committed."""
+    outer = getattr(_held, "messages", None)
     held = []
     _held.messages = held
     try:
         yield held
     finally:
-        _held.messages = None
+        _held.messages = outer
 
 
 async def broadcasts_send(held: list) -> None:

@@ -33,7 +33,7 @@ from games.models import Game
 from games.services import ServiceError
 from games.snapshots import snapshot_cached, snapshot_get
 from games.socket_threads import PooledConsumer, in_db_thread
-from games.templatetags.okey import frame
+from games.templatetags.okey import frame as frame_html
 
 MAX_MESSAGE_CHARS = 2000
 FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the socket
@@ -216,7 +216,7 @@ class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
             parts = []
             if board:
                 ctx = selectors.table_view(snap, self.user, chat=chat)
-                parts.append(frame(ctx))  # games/table.html#frame without the template engine
+                parts.append(frame_html(ctx))  # games/table.html#frame without the template engine
                 if ctx["invites"]:  # the manager's, as the frame partial includes them
                     parts.append(render_to_string("games/invite_list.html", ctx))
                 version = ctx["version"]

@@ -218,35 +218,24 @@ def _seat_given(context, s) -> dict:
     }
 
 
+# what _seat_given takes from the context: plain values, each part of a seat's cache key
+_SEAT_PLAIN = ("status", "signed_in", "is_manager", "table_pk", "turn_seconds")
+
+
 @register.simple_tag(takes_context=True)
 def seat(context, s):
     """The seat ``s`` (a row of selectors.table_view's seats) with its discard pile."""
+    given = _seat_given(context, s)
     token = context.get("csrf_token")
     if token:  # a page's forms carry the viewer's token: not worth keeping
-        return seat_html({**_seat_given(context, s), "csrf_token": token})
-    # the key holds what _seat_given takes from the context, read here without building it:
-    # most seats are found in the cache
-    hand = context.get("hand")
-    open_ = context.get("status") == "open"
+        return seat_html({**given, "csrf_token": token})
     key = (
         get_language(),
         _seat_key(s),
-        context.get("status"),
-        open_ and context.get("signed_in"),
-        open_ and context.get("is_manager"),
-        getattr(context.get("table"), "pk", None),
-        (context.get("options") or {}).get("turn_seconds"),
-        hand
-        and (
-            hand.get("deadline") if s.get("is_turn") else None,
-            hand.get("over"),
-            hand.get("histories_public"),
-            hand.get("okey"),
-        ),
+        *(given[k] for k in _SEAT_PLAIN),
+        given["hand"] and tuple(given["hand"].values()),
     )
-    html = _seats.get(
-        key, lambda: seat_html({**_seat_given(context, s), "s": {**s, **_RENDERED_AT}})
-    )
+    html = _seats.get(key, lambda: seat_html({**given, "s": {**s, **_RENDERED_AT}}))
     return mark_safe(_seat_place(html, s.get("position"), s.get("pile_corner")))
 
 
