@@ -13,8 +13,8 @@ from games.snapshots import snapshot_after_move
 
 from .errors import ServiceError, engine_error
 from .hands import game_finish
-from .rows import row_insert, row_update, rows_where
-from .tables import table_bump, table_lock, version_check
+from .rows import row_insert, row_update, rows_batched
+from .tables import table_bump, table_lock_for_move, version_check
 
 MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
 
@@ -99,8 +99,8 @@ def move_submit(
     clean = _move_clean(move)
     key = _key_clean(idempotency_key)
     with transaction.atomic():
-        game, table = table_lock(table_id)
-        latest = next(iter(rows_where(Hand, "game_id", game.pk, "-number", limit=1)), None)
+        # the seats too: the deadline that the move sets needs the next seat
+        game, table, latest, seats = table_lock_for_move(table_id)
         if key is not None and latest is not None and expected_version != game.version:
             # A retry of an applied move carries the version from before it, which is no longer
             # the table's (every move bumps it), so only a move that would be refused as stale,
@@ -113,7 +113,6 @@ def move_submit(
             )
             if done is not None:
                 return _outcome_of(done)
-        seats = rows_where(Seat, "table_id", table.pk, "index")
         row = _seat_resolve(seats, user, seat)
         hand = latest if game.status == Game.Status.PLAYING else None
         if hand is None or hand.over:
@@ -130,37 +129,38 @@ def move_submit(
         if new.turn != state.turn or new.phase == "over":
             hand.turn_started = now
         outcome = _hand_end(game, table, hand, new, now) if new.phase == "over" else {}
-        # only what a move changes: the seed, commitment and deal stay as they were written
-        row_update(hand, ("state", "version", "turn_started", "over", "ended", "result"))
-        if not auto and (row.away or row.timeouts_in_row):
-            # the player acted: they are back (before the bump, which sets their turn's time)
-            row.away, row.timeouts_in_row = False, 0
-            row.save(update_fields=["away", "timeouts_in_row"])
-        elif not auto and new.phase != "over":
-            # Only the hand changed: this process's sockets can show the move without reading
-            # the table again. Registered before the bump so that it runs before the broadcast.
-            transaction.on_commit(partial(snapshot_after_move, game, hand, new))
-        # the bump also sets the table's next deadline: this turn's, the next deal, the results
-        version = table_bump(
-            game,
-            lobby=outcome.get("game_over", False),
-            hand=hand,
-            seats=seats,
-            game_changed=new.phase == "over",
-        )
-        row_insert(
-            Move(
+        with rows_batched():  # the hand, the game and the move: written in one query
+            # only what a move changes: the seed, commitment and deal stay as they were written
+            row_update(hand, ("state", "version", "turn_started", "over", "ended", "result"))
+            if not auto and (row.away or row.timeouts_in_row):
+                # the player acted: they are back (before the bump, which sets their turn's time)
+                row.away, row.timeouts_in_row = False, 0
+                row.save(update_fields=["away", "timeouts_in_row"])
+            elif not auto and new.phase != "over":
+                # Only the hand changed: this process's sockets can show the move without reading
+                # the table again. Registered before the bump so that it runs before the broadcast.
+                transaction.on_commit(partial(snapshot_after_move, game, hand, new))
+            # the bump also sets the table's next deadline: this turn's, the next deal, the results
+            version = table_bump(
+                game,
+                lobby=outcome.get("game_over", False),
                 hand=hand,
-                seq=hand.version,
-                seat=row.index,
-                kind=clean["kind"],
-                tile=clean.get("tile", "").upper(),
-                user=user,
-                auto=auto,
-                version=version,
-                idempotency_key=key,
+                seats=seats,
+                game_changed=new.phase == "over",
             )
-        )
+            row_insert(
+                Move(
+                    hand=hand,
+                    seq=hand.version,
+                    seat=row.index,
+                    kind=clean["kind"],
+                    tile=clean.get("tile", "").upper(),
+                    user=user,
+                    auto=auto,
+                    version=version,
+                    idempotency_key=key,
+                )
+            )
         return MoveOutcome(
             version=version,
             seq=hand.version,

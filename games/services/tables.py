@@ -9,10 +9,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games import broadcast
 from games.engine import OptionError, TableOptions
-from games.models import Game, Seat, Table
+from games.models import Game, Hand, Seat, Table
 
 from .errors import ServiceError
-from .rows import row_update, row_with_parent_locked
+from .rows import move_rows_locked, row_update, row_with_parent_locked
 
 START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
 
@@ -21,19 +21,31 @@ def _signed_in(user) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
 
 
-def table_lock(table_id) -> tuple[Game, Table]:
-    """Lock the table's Game row, always first, and return it with its table."""
+def _table_key(table_id) -> int | None:
     try:
         table_id = int(table_id)  # as the ORM's lookup would read it
     except (ValueError, TypeError):
-        table_id = None
+        return None
+    return table_id if -(2**63) <= table_id < 2**63 else None
+
+
+def table_lock(table_id) -> tuple[Game, Table]:
+    """Lock the table's Game row, always first, and return it with its table."""
+    table_id = _table_key(table_id)
     # every move takes this lock: its statement is built once (games.services.rows)
-    game = None
-    if table_id is not None and -(2**63) <= table_id < 2**63:
-        game = row_with_parent_locked(Game, Table, table_id)
+    game = None if table_id is None else row_with_parent_locked(Game, Table, table_id)
     if game is None:
         raise ServiceError("no_table", _("There is no such table."))
     return game, game.table
+
+
+def table_lock_for_move(table_id) -> tuple[Game, Table, Hand | None, list[Seat]]:
+    """``table_lock``, with the table's latest hand and its seats read in the same query."""
+    table_id = _table_key(table_id)
+    game, hand, seats = (None, None, []) if table_id is None else move_rows_locked(table_id)
+    if game is None:
+        raise ServiceError("no_table", _("There is no such table."))
+    return game, game.table, hand, seats
 
 
 def version_check(game: Game, expected_version) -> None:

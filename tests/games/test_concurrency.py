@@ -88,3 +88,62 @@ def test_one_key_sent_twice_at_once_applies_once(users, fixed_seed):
     assert sorted(r.duplicate for r in results) == [False, True]
     assert Move.objects.count() == 1
     assert connection.vendor == "postgresql"
+
+
+def test_a_move_waiting_for_the_lock_reads_the_hand_its_holder_dealt(users, fixed_seed):
+    """The move's reads go in one query with its lock (games.services.rows): they must see what
+    the lock's holder committed while the move waited, here a new hand."""
+    from django.db import transaction
+
+    from games.models import Hand
+    from games.services.rows import move_rows_locked
+    from games.services.tables import table_lock
+
+    table = game_started(table_full(users))
+    first = Hand.objects.get(game__table=table)
+    locked, seen = threading.Event(), {}
+
+    def holder():
+        try:
+            with transaction.atomic():
+                table_lock(table.pk)
+                locked.set()
+                _wait_for_a_lock_wait()
+                fields = {f.attname: getattr(first, f.attname) for f in Hand._meta.concrete_fields}
+                Hand.objects.create(**{**fields, "id": None, "number": 2})
+        finally:
+            connections.close_all()
+
+    def waiter():
+        try:
+            locked.wait(10)
+            with transaction.atomic():
+                game, hand, seats = move_rows_locked(table.pk)
+                seen.update(number=hand.number, seats=len(seats))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=holder), threading.Thread(target=waiter)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert seen == {"number": 2, "seats": 4}
+
+
+def _wait_for_a_lock_wait(timeout=10.0):
+    """Until another backend waits for a row lock (the waiter is blocked on ours)."""
+    import time
+
+    with connections["default"].cursor() as c:
+        ends = time.monotonic() + timeout
+        while time.monotonic() < ends:
+            c.execute("SELECT pg_stat_clear_snapshot()")  # else the view keeps its first reading
+            c.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+            if c.fetchone()[0]:
+                return
+            time.sleep(0.01)
+    raise AssertionError("nobody waited for the lock")

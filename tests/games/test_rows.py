@@ -9,7 +9,13 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Hand, Seat, Table
-from games.services.rows import row_with_parent_locked, rows_where
+from games.services.rows import (
+    move_rows_locked,
+    row_update,
+    row_with_parent_locked,
+    rows_batched,
+    rows_where,
+)
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, move_random, version_of
@@ -66,3 +72,46 @@ def test_rows_where_are_the_orms_in_order(two_tables):
         fields_of(s) for s in Seat.objects.filter(table=other).order_by("index")
     ]
     assert len(seats) == 2
+
+
+def test_a_moves_reads_are_the_orms(two_tables):
+    table, other = two_tables
+    with transaction.atomic():
+        game, hand, seats = move_rows_locked(table.pk)
+        orm = Game.objects.select_related("table").get(table_id=table.pk)
+        assert fields_of(game) == fields_of(orm) and fields_of(game.table) == fields_of(orm.table)
+        latest = Hand.objects.filter(game=orm).order_by("-number").first()
+        assert hand.number == 2 and fields_of(hand) == fields_of(latest)
+        assert [fields_of(s) for s in seats] == [
+            fields_of(s) for s in Seat.objects.filter(table=table).order_by("index")
+        ]
+        # the other table's rows stay out
+        assert {s.table_id for s in seats} == {table.pk} and len(seats) == 4
+        assert move_rows_locked(10**9) == (None, None, [])
+
+
+def test_batched_writes_land_together_when_the_block_ends(two_tables):
+    table, _ = two_tables
+    hand = Hand.objects.filter(game=table.game).order_by("-number").first()
+    game = Game.objects.get(pk=table.game.pk)
+    with transaction.atomic():
+        with rows_batched():
+            hand.version += 7
+            row_update(hand, ("version",))
+            game.version += 7
+            row_update(game, ("version",))
+            # nothing is written before the block's end
+            assert Hand.objects.get(pk=hand.pk).version == hand.version - 7
+        assert Hand.objects.get(pk=hand.pk).version == hand.version
+        assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_batched_writes_are_dropped_when_the_block_raises(two_tables):
+    table, _ = two_tables
+    hand = Hand.objects.filter(game=table.game).order_by("-number").first()
+    before = hand.version
+    with pytest.raises(RuntimeError), transaction.atomic(), rows_batched():
+        hand.version += 7
+        row_update(hand, ("version",))
+        raise RuntimeError("refused")
+    assert Hand.objects.get(pk=hand.pk).version == before
