@@ -24,7 +24,6 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, selectors, services, versions
@@ -34,6 +33,8 @@ from games.services import ServiceError
 from games.snapshots import snapshot_cached, snapshot_get
 from games.socket_threads import PooledConsumer, in_db_thread
 from games.templatetags.okey import frame as frame_html
+from games.templatetags.okey import invite_list, table_message
+from games.words import language_active
 
 MAX_MESSAGE_CHARS = 2000
 FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the socket
@@ -210,7 +211,7 @@ class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
     def frame_build(self, snap, *, board=True, chat=False, message=None):
         """(version, html) of this socket's viewer from ``snap``; reads rows only for the chat
         and for what ``selectors.view_reads_rows`` names."""
-        with translation.override(self.lang):
+        with language_active(self.lang):
             table = snap.table
             version = snap.version
             parts = []
@@ -218,7 +219,7 @@ class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
                 ctx = selectors.table_view(snap, self.user, chat=chat)
                 parts.append(frame_html(ctx))  # games/table.html#frame without the template engine
                 if ctx["invites"]:  # the manager's, as the frame partial includes them
-                    parts.append(render_to_string("games/invite_list.html", ctx))
+                    parts.append(invite_list(ctx))
                 version = ctx["version"]
             if chat:
                 # The chat log carries the table's version too: a page that sees a newer one
@@ -230,7 +231,7 @@ class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
                     )
                 )
             if message is not None:
-                parts.append(render_to_string("games/table.html#message", {"message": message}))
+                parts.append(f"\n{table_message(message)}\n")  # as the partial wrote it
             return version, "".join(parts)
 
     async def frame_send(self, frame):
@@ -262,7 +263,7 @@ class LobbyConsumer(PooledConsumer, AsyncWebsocketConsumer):
         await self.send(text_data=await in_db_thread(self.tables_render)())
 
     def tables_render(self) -> str:
-        with translation.override(self.lang):
+        with language_active(self.lang):
             return render_to_string(
                 "games/lobby.html#tables",
                 {"tables": selectors.lobby_tables(self.user), "user": self.user},

@@ -11,11 +11,11 @@ from functools import lru_cache
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 
 from games import engine, invite_selectors, teams
 from games.models import ChatMessage, Hand, Invite, Seat, Table
 from games.words import gettext_cached as _
+from games.words import language
 
 CHAT_SHOWN = 40
 
@@ -261,7 +261,7 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
 
 def verify_url(table_id: int, number: int) -> str:
     """The page that checks hand ``number``'s deal; in the active language's URL prefix."""
-    return _verify_url(table_id, number, get_language())
+    return _verify_url(table_id, number, language())
 
 
 # every frame links the previous hand: reversing the URL each time was a tenth of a frame's view

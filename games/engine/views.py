@@ -47,15 +47,40 @@ def hand_view(state: HandState, viewer: int | None) -> dict[str, Any]:
         isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < state.n
     ):
         raise ValueError(f"there is no seat {viewer!r} at this table")
+    own_turn = viewer is not None and viewer == state.turn and state.phase != "over"
+    return {
+        **_public(state),
+        "viewer": viewer,
+        "rack": None if viewer is None else _tiles(state.racks[viewer]),
+        "drawn": format_tile(state.drawn) if own_turn and state.drawn is not None else None,
+        "taken_from_left": (
+            format_tile(state.drawn_from_left)
+            if own_turn and state.drawn_from_left is not None
+            else None
+        ),
+        "can": _can(state, viewer),
+    }
+
+
+# The last state's public part, and the state it is of: after a move every seat's view is made
+# of the same state, one after another, and this part is the same in all of them. Its lists are
+# shared by those views, which only read them.
+_last_public: tuple = (None, None)
+
+
+def _public(state: HandState) -> dict[str, Any]:
+    """What every seat and a spectator see alike of ``state``."""
+    global _last_public
+    last_state, public = _last_public  # one read: another thread may replace it meanwhile
+    if last_state is state:
+        return public
     over = state.phase == "over"
-    public = bool(state.pairs_declared)
-    own_turn = viewer is not None and viewer == state.turn and not over
+    shown = bool(state.pairs_declared)
     left = (state.turn - 1) % state.n
     takeable = None
     if state.phase == "draw" and state.last_discarder == left and state.discards[left]:
         takeable = format_tile(state.discards[left][-1])
-    return {
-        "viewer": viewer,
+    public = {
         "mode": state.options.mode,
         "n": state.n,
         "first_seat": state.first_seat,
@@ -65,22 +90,16 @@ def hand_view(state: HandState, viewer: int | None) -> dict[str, Any]:
         "indicator": format_tile(state.indicator),
         "okey": format_tile(state.okey),
         "indicator_taken_by": state.indicator_taken_by,
-        "rack": None if viewer is None else _tiles(state.racks[viewer]),
         "rack_sizes": [len(r) for r in state.racks],
-        "drawn": format_tile(state.drawn) if own_turn and state.drawn is not None else None,
-        "taken_from_left": (
-            format_tile(state.drawn_from_left)
-            if own_turn and state.drawn_from_left is not None
-            else None
-        ),
         "stock_size": len(state.stock),
-        "discards": [_tiles(p if public else p[-1:]) for p in state.discards],
+        "discards": [_tiles(p if shown else p[-1:]) for p in state.discards],
         "discard_sizes": [len(p) for p in state.discards],
-        "histories_public": public,
+        "histories_public": shown,
         "takeable": takeable,
         "pairs_declared": list(state.pairs_declared),
         "shown_by": state.shown_by,
-        "can": _can(state, viewer),
         "result": None if state.result is None else result_to_dict(state.result),
         "racks": [_tiles(r) for r in state.racks] if over else None,
     }
+    _last_public = (state, public)
+    return public

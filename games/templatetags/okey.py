@@ -10,6 +10,7 @@ and every socket frame show, written in Python for speed (the template engine wa
 import threading
 from collections import OrderedDict
 from functools import lru_cache
+from html import escape as html_escape
 
 from django import template
 from django.template.defaultfilters import add, truncatechars
@@ -17,11 +18,11 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.safestring import SafeString
 
 from games.engine import parse_tile
 from games.words import gettext_cached as _
+from games.words import language
 
 register = template.Library()
 
@@ -47,7 +48,7 @@ def tile_label(code: str, okey: str | None = None) -> str:
 @register.simple_tag
 def tile(code, okey=None, extra=""):
     """One face-up tile; ``okey`` (a code) marks the okey and explains the fake joker."""
-    return _tile_html(str(code).upper(), okey or None, extra or "", get_language())
+    return _tile_html(str(code).upper(), okey or None, extra or "", language())
 
 
 # A frame shows 20 to 80 tiles, each a few translated strings and escapes: the same few hundred
@@ -91,9 +92,9 @@ def _tile_build(code, okey, extra):
 
 @register.simple_tag
 def tiles(codes, okey=None, extra=""):
-    language = get_language()
+    lang = language()
     okey, extra = okey or None, extra or ""
-    return mark_safe("".join(_tile_html(str(c).upper(), okey, extra, language) for c in codes))
+    return SafeString("".join(_tile_html(str(c).upper(), okey, extra, lang) for c in codes))
 
 
 @register.simple_tag
@@ -145,10 +146,17 @@ class RenderedCache:
 # were under {% localize off %}); a translation goes in as it is, as {% translate %} and
 # {% blocktranslate %} put a literal's translation in: an apostrophe stays an apostrophe.
 # No _() is called inside an f-string: xgettext (makemessages) does not look into them.
+# Plain text is escaped and marked safe here directly (``_text``, ``SafeString``): that is what
+# conditional_escape and mark_safe do with a str, without their checks for lazy text, which were
+# a tenth of a frame's rendering.
 
 
 def _text(value) -> str:
     """A value as ``{{ }}`` wrote it."""
+    if type(value) is str:  # as conditional_escape does it, without its checks for lazy text
+        return SafeString(html_escape(value))
+    if isinstance(value, SafeString):
+        return value
     if isinstance(value, str):
         return conditional_escape(value)
     if isinstance(value, int):  # bools too: written as Python writes them, like any int
@@ -171,7 +179,7 @@ def _table_url(name: str, table_pk: int, language: str) -> str:
 
 def _form_start(name: str, table_pk, extra_class: str = "") -> str:
     """A form's opening tag posting to the table's ``name`` view, plainly and by htmx."""
-    url = _table_url(name, table_pk, get_language())
+    url = _table_url(name, table_pk, language())
     return f'<form method="post" action="{url}" hx-post="{url}" class="inline-form{extra_class}">'
 
 
@@ -230,13 +238,13 @@ def seat(context, s):
     if token:  # a page's forms carry the viewer's token: not worth keeping
         return seat_html({**given, "csrf_token": token})
     key = (
-        get_language(),
+        language(),
         _seat_key(s),
         *(given[k] for k in _SEAT_PLAIN),
         given["hand"] and tuple(given["hand"].values()),
     )
     html = _seats.get(key, lambda: seat_html({**given, "s": {**s, **_RENDERED_AT}}))
-    return mark_safe(_seat_place(html, s.get("position"), s.get("pile_corner")))
+    return SafeString(_seat_place(html, s.get("position"), s.get("pile_corner")))
 
 
 def _seat_place(html: str, position, corner) -> str:
@@ -278,7 +286,7 @@ def seat_html(given: dict) -> str:
     ]
     if hand:
         parts.append(_pile_html(s, hand))
-    return mark_safe("\n".join(parts) + "\n")
+    return SafeString("\n".join(parts) + "\n")
 
 
 def _span(classes: str, text: str, title: str = "") -> str:
@@ -448,7 +456,7 @@ def centre(context):
     if token:  # a page's forms carry the viewer's token: not worth keeping
         return centre_html({**given, "csrf_token": token})
     key = (
-        get_language(),
+        language(),
         given["teams"] and _frozen(given["teams"]),  # Eşli only
         given["hand"] and tuple(given["hand"].values()),
         tuple(given["can"]),
@@ -480,7 +488,7 @@ def centre_html(given: dict) -> str:
     elif given["status"] == "open":
         parts.append(_waiting(given))
     parts.append("</div>\n")
-    return mark_safe("\n".join(parts))
+    return SafeString("\n".join(parts))
 
 
 def _teams_bar(teams: list[dict]) -> str:
@@ -628,6 +636,38 @@ def _leave_form(given: dict) -> str:
     )
 
 
+@register.simple_tag
+def table_message(message) -> str:
+    """#table-message, swapped in out of band: a refusal or a notice, or empty to clear one (a
+    mover's every answer carries it, so it is not rendered through the template engine)."""
+    if not message:
+        return SafeString(_MESSAGE_START.format(shown="") + "</div>")
+    return SafeString(
+        _MESSAGE_START.format(shown=" is-shown") + f"<p>{conditional_escape(message)}</p></div>"
+    )
+
+
+_MESSAGE_START = (
+    '<div id="table-message" class="table-message{shown}" role="alert" aria-live="assertive"'
+    ' hx-swap-oob="true">'
+)
+
+
+@lru_cache(maxsize=16)
+def _no_invites(language: str) -> str:
+    return get_template("games/invite_list.html").render({"invites": {"rows": []}})
+
+
+def invite_list(context) -> str:
+    """games/invite_list.html for the manager's view in ``context``: the same few words in every
+    frame of a table that has no invites (the most), so those are rendered once per language."""
+    invites = context.get("invites")
+    if invites is not None and not invites.get("rows"):
+        return _no_invites(language())
+    flat = context.flatten() if hasattr(context, "flatten") else context
+    return get_template("games/invite_list.html").render(flat)
+
+
 # ---- the frame: the parts of the page that every change sends again -------------------------
 
 # Four frames go out after every move, one per player. Their own markup (the version, the board
@@ -638,7 +678,13 @@ def _leave_form(given: dict) -> str:
 
 def _attr(value) -> str:
     """A value as the template wrote it in an attribute: None as "", escaped."""
-    return "" if value is None else conditional_escape(value)
+    if value is None:
+        return ""
+    if type(value) is str:
+        return SafeString(html_escape(value))
+    if type(value) is int:
+        return str(value)
+    return conditional_escape(value)
 
 
 @register.simple_tag(takes_context=True)
@@ -648,10 +694,10 @@ def frame(context) -> str:
     hand = context.get("hand")
     seats = context.get("seats") or ()
     can = context.get("can") or ()
-    can_text = " ".join(conditional_escape(c) for c in can)
+    can_text = " ".join(_text(c) for c in can)
     phase = _attr(hand.get("phase")) if hand else ""
     over = " hand-over" if hand and hand.get("over") else ""
-    board = conditional_escape(_("The table"))  # outside the f-string, where xgettext finds it
+    board = _text(_("The table"))  # outside the f-string, where xgettext finds it
     parts = [
         f'<div id="table-version" hidden data-version="{_attr(context.get("version"))}"'
         f' data-server-now="{_attr(context.get("server_now"))}" hx-swap-oob="true"></div>\n',
@@ -674,4 +720,4 @@ def frame(context) -> str:
         f'     data-phase="{phase}" data-drawn="{_attr(hand.get("drawn")) if hand else ""}"\n'
         f'     data-can="{can_text}">{tiles(rack, okey) if rack else ""}</div>\n'
     )
-    return mark_safe("".join(parts))
+    return SafeString("".join(parts))

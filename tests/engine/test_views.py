@@ -97,3 +97,16 @@ def test_hand_end_shows_all_racks_and_the_result():
         assert r["deltas"] == [-3, 2, 2, 2] and r["shower"] == 0
         assert sorted(t for g in r["groups"] for t in g) == sorted(WIN14.split())
         assert v["shown_by"] == 0
+
+
+def test_views_of_two_states_in_turn_each_show_their_own_state():
+    # the public part of the last state's view is reused (views.py): it must follow the state
+    s1 = deal(bytes(range(32)), TableOptions(), 0)
+    s2 = hand_apply(s1, Discard(0, s1.racks[0][0]))
+    first = hand_view(s1, 1)
+    assert hand_view(s2, 1)["discards"][0] == [format_tiles(s1.racks[0][:1])]
+    again = hand_view(s1, 2)
+    assert again["discards"] == first["discards"] == [[], [], [], []]
+    assert (again["turn"], again["rack_sizes"]) == (0, [15, 14, 14, 14])
+    assert again["rack"] == format_tiles(s1.racks[2]).split() != first["rack"]
+    assert hand_view(s2, 1)["turn"] == 1 and "take" in hand_view(s2, 1)["can"]
