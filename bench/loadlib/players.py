@@ -18,6 +18,7 @@ import json
 import random
 import time
 import uuid
+from collections import deque
 from dataclasses import dataclass
 
 from websockets.asyncio.client import connect
@@ -29,6 +30,12 @@ from .frames import frame_parse
 from .stats import Recorder
 
 ANSWER_TIMEOUT = 10.0
+# A player sends at most PLAYER_BURST moves in any PLAYER_WINDOW seconds: the site closes a socket
+# that sends more than 15 messages in a second (games.consumers.FLOOD_LIMIT), which a table that
+# played alone as fast as the answers came reached once in a saturating run (8 turns of one player
+# in under a second). Below that, as in every run's steady state, it never waits.
+PLAYER_BURST = 12
+PLAYER_WINDOW = 1.0
 
 
 @dataclass
@@ -69,6 +76,7 @@ class Player:
         self.inflight: int | None = None  # the version our move should reach
         self.inflight_since = 0.0
         self.moving: asyncio.Task | None = None
+        self.sent_times: deque[float] = deque(maxlen=PLAYER_BURST)  # of this player's moves
         self.ws = None
         self.connected = asyncio.Event()
         self.frames = 0
@@ -202,13 +210,17 @@ class Player:
 
     async def _move_later(self) -> None:
         try:
-            await asyncio.sleep(self.pace.delay(self.rng))
+            wait = self.pace.delay(self.rng)
+            if len(self.sent_times) == PLAYER_BURST:
+                wait = max(wait, self.sent_times[0] + PLAYER_WINDOW - time.perf_counter())
+            await asyncio.sleep(wait)
             message = self.move_choose()  # the state may have moved on while we thought
             if message is None or self.ws is None:
                 return
             self.inflight = self.version + 1
             self.inflight_since = time.perf_counter()
             self.pace.sent()
+            self.sent_times.append(time.perf_counter())
             self.rec.move_sent(self.table, self.inflight, self.seat)
             await self._send(message)
         finally:
