@@ -200,8 +200,15 @@ _RENDERED_AT = {"position": "bottom", "pile_corner": "br"}
 
 
 def _seat_key(s: dict) -> tuple:
-    """``s`` without its place, hashable: its values are plain, or lists of tile codes."""
-    return tuple((k, tuple(v) if type(v) is list else v) for k, v in s.items() if k not in _PLACE)
+    """``s`` without its place, hashable: its values are plain but for the pile, a list of tile
+    codes (another list would fail the cache's lookup, loudly). Made with the dict's own copy
+    and items rather than item by item: this runs for every seat of every frame."""
+    key = dict(s)
+    for place in _PLACE:
+        key.pop(place, None)
+    if type(key.get("pile")) is list:
+        key["pile"] = tuple(key["pile"])
+    return tuple(key.items())
 
 
 def _seat_given(context, s) -> dict:
@@ -591,8 +598,16 @@ def _commitment(hand: dict) -> str:
     commitment = _("Deal commitment (SHA-256)")
     return (
         f'<p class="commitment muted"><span>{commitment}:</span>'
-        f" <code>{_text(truncatechars(hand['commitment'], 20))}</code>\n{previous}</p>"
+        f" <code>{_text(_truncated(hand['commitment'], 20))}</code>\n{previous}</p>"
     )
+
+
+def _truncated(text, length: int):
+    """``truncatechars``: the same for ASCII text (a hex digest) without Django's Truncator,
+    which was a tenth of a centre's rendering."""
+    if isinstance(text, str) and text.isascii():
+        return text if len(text) <= length else text[: length - 1] + "…"
+    return truncatechars(text, length)
 
 
 def _start_countdown(given: dict) -> str:
