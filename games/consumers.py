@@ -21,6 +21,7 @@ import time
 from collections import deque
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -62,7 +63,20 @@ class FloodGuard:
         return len(self.times) > self.limit
 
 
-class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
+class GoneClientSend:
+    """A consumer mixin: a send to a client that went away while its frame was being made is
+    dropped. daphne (autobahn) raises then; uncaught, it ended the consumer before its
+    disconnect handler ran (the group and the version watch were not left) and was logged as
+    an exception (bench/badinput.py saw it when its sockets closed mid-answer)."""
+
+    async def send(self, *args, **kwargs):
+        try:
+            await super().send(*args, **kwargs)
+        except Disconnected:
+            pass  # the disconnect message follows, and is handled as any other
+
+
+class TableConsumer(GoneClientSend, PooledConsumer, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
@@ -242,7 +256,7 @@ class TableConsumer(PooledConsumer, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class LobbyConsumer(PooledConsumer, AsyncWebsocketConsumer):
+class LobbyConsumer(GoneClientSend, PooledConsumer, AsyncWebsocketConsumer):
     async def connect(self):
         self.lang = scope_language(self.scope)
         self.user = self.scope.get("user")

@@ -302,3 +302,31 @@ async def test_the_lobby_socket_updates_when_a_seat_is_taken(users):
     await sync_to_async(services.seat_take)(table_id=table.pk, user=users[2], index=2)
     assert "2/4" in await comm.receive_from(timeout=3)
     await comm.disconnect()
+
+
+@run_async
+async def test_a_client_gone_while_its_answer_was_made_leaves_the_socket_working(
+    users, fixed_seed, monkeypatch
+):
+    # daphne raises Disconnected on a send after the client closed: the consumer must not end
+    # there (its disconnect handler would never run), but go on to its next message
+    from autobahn.exception import Disconnected
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    sock = await connect(table, users[0])
+    await sock.receive_from()
+    real_send, gone = AsyncWebsocketConsumer.send, []
+
+    async def send_once_gone(self, *args, **kwargs):
+        if not gone:
+            gone.append(True)
+            raise Disconnected("Attempt to send on a closed protocol")
+        return await real_send(self, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncWebsocketConsumer, "send", send_once_gone)
+    await sock.send_to(text_data="not json")  # its refusal meets the closed protocol
+    await sock.send_json_to({"action": "sync", "version": 0})
+    frame = await sock.receive_from()
+    assert gone and 'id="table-version"' in frame
+    await sock.disconnect()
