@@ -220,6 +220,7 @@ def report_line(name, r) -> str:
         + (
             f"\n   gc pauses logged (OKEY_GC_LOG_MS): {g['n']}, {g['full']} of them full,"
             f" longest {g['max_ms']:.0f} ms, {g['total_ms']:.0f} ms in all"
+            f" ({g.get('cpu_ms', 0):.0f} ms of them on the CPU)"
             if (g := r.get("gc_pauses")) and g["n"]
             else ""
         )

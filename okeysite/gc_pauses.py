@@ -40,18 +40,21 @@ def gc_settle() -> None:
 
 
 def _pause_logger(least: float):
-    started = [0.0]
+    started = [0.0, 0.0]
 
     def on_gc(phase, info):
         if phase == "start":
-            started[0] = time.perf_counter()
+            started[0], started[1] = time.perf_counter(), time.thread_time()
             return
         took = time.perf_counter() - started[0]
         if took >= least:
+            # the thread's CPU time beside the wall time: a collection that took little CPU
+            # was a process descheduled while it ran, not the collector's own work
             logger.warning(
-                "gc pause: generation %d, %.1f ms, %d collected",
+                "gc pause: generation %d, %.1f ms, %.1f ms CPU, %d collected",
                 info["generation"],
                 took * 1000,
+                (time.thread_time() - started[1]) * 1000,
                 info["collected"],
             )
 

@@ -52,7 +52,7 @@ def site_env(database_url: str, redis_url: str, *, debug: bool = False, **extra)
     return env
 
 
-GC_PAUSE = re.compile(r"gc pause: generation (\d), ([\d.]+) ms")
+GC_PAUSE = re.compile(r"gc pause: generation (\d), ([\d.]+) ms(?:, ([\d.]+) ms CPU)?")
 
 
 def log_offsets(log_dir: Path) -> dict[Path, int]:
@@ -63,18 +63,20 @@ def log_offsets(log_dir: Path) -> dict[Path, int]:
 def gc_pauses_since(log_dir: Path, offsets: dict[Path, int]) -> dict:
     """The garbage collector's pauses that the servers logged (okeysite/gc_pauses.py, at least
     OKEY_GC_LOG_MS long) since ``offsets``: how many, the full collections among them, the
-    longest and their sum in ms."""
+    longest and their sum in ms, and the CPU time the process spent in them (the rest of a pause
+    it was not running)."""
     pauses = []
     for path in log_dir.glob("*.log"):
         with open(path, "rb") as f:
             f.seek(offsets.get(path, 0))
             text = f.read().decode("utf-8", "replace")
-        pauses += [(int(g), float(ms)) for g, ms in GC_PAUSE.findall(text)]
+        pauses += [(int(g), float(ms), float(cpu or 0)) for g, ms, cpu in GC_PAUSE.findall(text)]
     return {
         "n": len(pauses),
-        "full": sum(1 for g, _ in pauses if g == 2),
-        "max_ms": max((ms for _, ms in pauses), default=0.0),
-        "total_ms": round(sum(ms for _, ms in pauses), 1),
+        "full": sum(1 for g, _, _ in pauses if g == 2),
+        "max_ms": max((ms for _, ms, _ in pauses), default=0.0),
+        "total_ms": round(sum(ms for _, ms, _ in pauses), 1),
+        "cpu_ms": round(sum(cpu for _, _, cpu in pauses), 1),
     }
 
 
