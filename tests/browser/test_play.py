@@ -256,8 +256,10 @@ def test_a_reload_keeps_the_rack_layout(asgi_live_server, sign_in, duel):
     assert layout_of(page) == arranged
     # a discard removes one tile and leaves the rest where the player put it
     tile = arranged[29]
+    # the version before the drag: the answer can be on the page before the drag call returns
+    version = version_of(page)
     drag(page, page.locator("#rack .slot").nth(29).locator(".tile"), page.locator(".pile.is-own"))
-    wait_version(page, version_of(page) + 1)
+    wait_version(page, version + 1)
     page.reload()
     table_ready(page, 14)
     after = layout_of(page)
