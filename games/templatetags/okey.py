@@ -695,10 +695,8 @@ def _attr(value) -> str:
     """A value as the template wrote it in an attribute: None as "", escaped."""
     if value is None:
         return ""
-    if type(value) is str:
-        return SafeString(html_escape(value))
-    if type(value) is int:
-        return str(value)
+    if type(value) in (str, int):  # as _text writes them: the same as conditional_escape
+        return _text(value)
     return conditional_escape(value)
 
 
