@@ -93,6 +93,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend with the health check only after a connection sat idle: Channels asked
+    # for one before every move (okeysite/postgresql/base.py)
+    DATABASES["default"]["ENGINE"] = "okeysite.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- redis: channel layer, celery broker, cache --------------------------------------------------

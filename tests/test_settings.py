@@ -80,7 +80,7 @@ def test_database_and_redis_come_from_the_environment(tmp_path):
         tmp_path,
     )
     db = s["DATABASES"]["default"]
-    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert db["ENGINE"] == "okeysite.postgresql"  # Django's, with its idle-only health check
     assert (db["HOST"], db["PORT"], db["NAME"], db["USER"]) == (
         "db.internal",
         5433,

@@ -17,7 +17,7 @@ pytestmark = [
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
-        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+        settings.DATABASES["default"]["ENGINE"] != "okeysite.postgresql",
         reason="needs PostgreSQL: set DATABASE_URL=postgres://...",
     ),
 ]
