@@ -162,6 +162,8 @@ def main():
                 for i, (version, html) in enumerate(frames):
                     out.write(f"--- move {moves} seat {i} version {version}\n")
                     out.write(" ".join(html.split()) + "\n")
+        if not moves:
+            return
         line("move_apply (move_submit), CPU", applied)
         line("four frames after the move, CPU", built)
         line("the move and its frames, CPU", [a + b for a, b in zip(applied, built, strict=True)])

@@ -25,6 +25,7 @@ from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils.functional import empty
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, selectors, services, versions
@@ -48,6 +49,15 @@ def scope_language(scope) -> str:
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     lang = (query.get("lang") or [""])[0]
     return lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def scope_user(scope):
+    """The scope's user itself rather than Channels' lazy wrapper, which AuthMiddleware has
+    filled before the consumer runs: a frame reads the user a dozen times, each read through
+    the wrapper a proxied call."""
+    user = scope.get("user")
+    wrapped = getattr(user, "_wrapped", None)
+    return user if wrapped is None or wrapped is empty else wrapped
 
 
 class FloodGuard:
@@ -79,7 +89,7 @@ class GoneClientSend:
 class TableConsumer(GoneClientSend, PooledConsumer, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
+        self.user = scope_user(self.scope)
         self.lang = scope_language(self.scope)
         self.sent_version = 0
         self.flood = FloodGuard()
@@ -259,7 +269,7 @@ class TableConsumer(GoneClientSend, PooledConsumer, AsyncWebsocketConsumer):
 class LobbyConsumer(GoneClientSend, PooledConsumer, AsyncWebsocketConsumer):
     async def connect(self):
         self.lang = scope_language(self.scope)
-        self.user = self.scope.get("user")
+        self.user = scope_user(self.scope)
         self.flood = FloodGuard()
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()

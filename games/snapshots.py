@@ -20,6 +20,7 @@ import copy
 import threading
 from collections import OrderedDict
 
+from games.engine import HandState
 from games.models import Game, Table
 from games.selectors import TableSnapshot, table_snapshot
 
@@ -42,6 +43,19 @@ def snapshot_cached(table_id: int, at_least: int) -> TableSnapshot | None:
     """The stored snapshot at version ``at_least`` or later, without reading: None if this
     process holds none that recent."""
     return _cached(table_id, at_least)
+
+
+def snapshot_hand_state(table_id: int) -> tuple[tuple[int, int, str], HandState] | None:
+    """((id, version, commitment), engine state) of the hand being played in this process's
+    snapshot of the table, of any version; None when there is none. A move passes the first
+    part to its read, which then leaves out a state that is still this one
+    (rows.move_rows_locked)."""
+    with _lock:
+        snap = _cache.get(table_id)
+    if snap is None or snap.hand is None or snap.state is None or snap.hand.over:
+        return None
+    hand = snap.hand
+    return (hand.pk, hand.version, hand.commitment), snap.state
 
 
 def snapshot_get(table_id: int, at_least: int | None = None) -> TableSnapshot | None:

@@ -42,9 +42,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 def _cache_clear():
     from django.core.cache import cache
 
+    from games.snapshots import snapshots_clear
+
     # Only the per-process cache: clearing a Redis cache would flush a shared database.
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
+    # A test's rolled-back rows leave their ids to the next test's (SQLite's AUTOINCREMENT
+    # counter is rolled back with them): a table snapshot kept from one test would pass for
+    # another's table.
+    snapshots_clear()
     yield
 
 

@@ -300,7 +300,10 @@ def legal_kinds(state: HandState, seat: int) -> set[str]:
     if state.phase == "over" or seat != state.turn:
         return set()
     kinds = {move_kind(m) for m in _tileless(seat) if _legal(state, m)}
-    if any(_legal(state, Discard(seat, f)) for f in sorted(set(state.racks[seat]))):
+    # before the draw every discard is refused (each try raising): half of the turn's views
+    if state.phase == "discard" and any(
+        _legal(state, Discard(seat, f)) for f in sorted(set(state.racks[seat]))
+    ):
         kinds.add("discard")
     if state.phase == "discard" and finishes(state.racks[seat], state.okey):
         kinds.add("finish")

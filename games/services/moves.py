@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.models import Game, Hand, Move, Seat
-from games.snapshots import snapshot_after_move
+from games.snapshots import snapshot_after_move, snapshot_hand_state
 
 from .errors import ServiceError, engine_error
 from .hands import game_finish
@@ -98,9 +98,11 @@ def move_submit(
     """
     clean = _move_clean(move)
     key = _key_clean(idempotency_key)
+    # the hand as this process last showed it: its state is not read again if it is still that
+    known = snapshot_hand_state(table_id)
     with transaction.atomic():
         # the seats too: the deadline that the move sets needs the next seat
-        game, table, latest, seats = table_lock_for_move(table_id)
+        game, table, latest, seats = table_lock_for_move(table_id, known and known[0])
         if key is not None and latest is not None and expected_version != game.version:
             # A retry of an applied move carries the version from before it, which is no longer
             # the table's (every move bumps it), so only a move that would be refused as stale,
@@ -118,7 +120,7 @@ def move_submit(
         if hand is None or hand.over:
             raise ServiceError("no_hand", _("There is no hand being played at this table."))
         version_check(game, expected_version)
-        state = engine.hand_from_dict(hand.state)
+        state = known[1] if hand.state is None else engine.hand_from_dict(hand.state)
         try:
             new = engine.hand_apply(state, engine.move_from_dict({**clean, "seat": row.index}))
         except engine.IllegalMove as e:

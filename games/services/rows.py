@@ -21,13 +21,20 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 
 from games.models import Game, Hand, Seat, Table
 
 # (sql, params) of the writes that rows_batched holds back
 _batch: contextvars.ContextVar = contextvars.ContextVar("rows_batch", default=None)
+
+
+def _db():
+    """The database wrapper itself. ``django.db.connection`` is a proxy that looks the
+    wrapper up in an asgiref Local at each attribute read: forty-odd reads a move, once the
+    fields' converters and preparers are handed the proxy."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _quote(name: str) -> str:
@@ -51,11 +58,11 @@ def _insert_sql(model) -> tuple[str, tuple]:
     return f"INSERT INTO {_quote(meta.db_table)} ({names}) VALUES ({marks})", columns
 
 
-def _several_per_query(cursor) -> bool:
+def _several_per_query(cursor, db) -> bool:
     """Whether one execute can carry several statements: PostgreSQL with client-side binding
     (Django's default psycopg cursor) puts the values into the text and sends it as one query,
     in which each statement still takes its own snapshot (READ COMMITTED)."""
-    if connection.vendor != "postgresql":
+    if db.vendor != "postgresql":
         return False
     return isinstance(cursor.cursor, psycopg.ClientCursor)
 
@@ -63,29 +70,30 @@ def _several_per_query(cursor) -> bool:
 def statements_run(statements: list[tuple[str, list]]) -> list[list]:
     """Run ``statements`` in order; each one's rows ([] for one that returns none). One round
     trip where the database allows it, else one each."""
-    with connection.cursor() as cursor:
-        if len(statements) > 1 and _several_per_query(cursor):
+    db = _db()
+    with db.cursor() as cursor:
+        if len(statements) > 1 and _several_per_query(cursor, db):
             cursor.execute(
                 "; ".join(sql for sql, _ in statements),
                 [value for _, params in statements for value in params],
             )
             results = []
             while True:
-                results.append(cursor.fetchall() if _has_rows(cursor) else [])
+                results.append(cursor.fetchall() if _has_rows(cursor, db) else [])
                 if not cursor.nextset():
                     break
             return results
         results = []
         for sql, params in statements:
             cursor.execute(sql, params)
-            results.append(cursor.fetchall() if _has_rows(cursor) else [])
+            results.append(cursor.fetchall() if _has_rows(cursor, db) else [])
         return results
 
 
-def _has_rows(cursor) -> bool:
+def _has_rows(cursor, db) -> bool:
     """Whether the statement just run returned rows (a SELECT). psycopg's ``description`` would
     make an object per column to say so: thirty-odd a move."""
-    if connection.vendor == "postgresql":
+    if db.vendor == "postgresql":
         result = cursor.cursor.pgresult
         return result is not None and result.status == psycopg.pq.ExecStatus.TUPLES_OK
     return cursor.description is not None
@@ -118,14 +126,16 @@ def rows_batched():
 def row_update(instance, fields) -> None:
     """``instance.save(update_fields=fields)`` for a row that exists."""
     sql, columns = _update_sql(type(instance), tuple(fields))
-    params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in columns]
+    db = _db()
+    params = [f.get_db_prep_save(getattr(instance, f.attname), db) for f in columns]
     _write(sql, [*params, instance.pk])
 
 
 def row_insert(instance) -> None:
     """``instance.save()`` for a new row whose id nobody reads afterwards (it is not fetched)."""
     sql, columns = _insert_sql(type(instance))
-    _write(sql, [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in columns])
+    db = _db()
+    _write(sql, [f.get_db_prep_save(f.pre_save(instance, True), db) for f in columns])
 
 
 # ---- reads -----------------------------------------------------------------------------------
@@ -147,14 +157,15 @@ def _columns(model, alias: str, vendor: str) -> tuple[str, tuple, tuple]:
     return select, tuple(f.attname for f in fields), tuple(loaders)
 
 
-def _instance(model, alias: str, values) -> Model:
-    _, names, loaders = _columns(model, alias, connection.vendor)
+def _instance(model, alias: str, values, db=None) -> Model:
+    db = db or _db()
+    _, names, loaders = _columns(model, alias, db.vendor)
     converted = []
     for value, (col, convs) in zip(values, loaders, strict=True):
         for convert in convs:
-            value = convert(value, col, connection)
+            value = convert(value, col, db)
         converted.append(value)
-    return model.from_db(connection.alias, names, converted)
+    return model.from_db(db.alias, names, converted)
 
 
 def _table(model) -> str:
@@ -189,13 +200,13 @@ def _locked_read(model, parent, parent_id: int) -> tuple[str, list]:
     return _with_parent_sql(model, parent, connection.vendor), [parent_id]
 
 
-def _locked_row(model, parent, rows) -> Model | None:
+def _locked_row(model, parent, rows, db=None) -> Model | None:
     if not rows:
         return None
     row = rows[0]
     n = len(model._meta.concrete_fields)
-    instance = _instance(model, "c", row[:n])
-    _link(model, parent).set_cached_value(instance, _instance(parent, "p", row[n:]))
+    instance = _instance(model, "c", row[:n], db)
+    _link(model, parent).set_cached_value(instance, _instance(parent, "p", row[n:], db))
     return instance
 
 
@@ -227,25 +238,52 @@ def _where_read(model, column, value, order, limit=None, through=None) -> tuple[
     return _where_sql(model, column, order, limit, connection.vendor, through), [value]
 
 
-def move_rows_locked(table_id: int) -> tuple:
+@lru_cache(maxsize=4)
+def _latest_hand_sql(vendor: str) -> str:
+    """The latest hand of a table, with its state left out (NULL) when it is the hand (by id
+    and by the commitment of its random seed, should an id ever be used again) and version the
+    caller names: the state column is never NULL otherwise."""
+    sql = _where_sql(Hand, _link(Hand, Game).column, "-number", 1, vendor,
+                     through=(Game, _link(Game, Table).column))  # fmt: skip
+    state = f"r.{_quote(Hand._meta.get_field('state').column)}"
+    known = (
+        f"CASE WHEN r.{_quote(Hand._meta.pk.column)} = %s"
+        f" AND r.{_quote(Hand._meta.get_field('version').column)} = %s"
+        f" AND r.{_quote(Hand._meta.get_field('commitment').column)} = %s"
+        f" THEN NULL ELSE {state} END"
+    )
+    head, rest = sql.split(" FROM ", 1)
+    assert head.count(state) == 1, head
+    return f"{head.replace(state, known)} FROM {rest}"
+
+
+def move_rows_locked(table_id: int, known_hand: tuple[int, int, str] | None = None) -> tuple:
     """(game, latest hand, seats) of the table ``table_id``: its Game locked with the Table
     cached on it (as ``row_with_parent_locked``), the hand with the highest number or None, the
     seats by index; (None, None, []) when there is no such table.
 
+    ``known_hand``: (id, version, commitment) of a hand whose state the caller already holds.
+    When that is the latest hand, at that version, its ``state`` comes back None instead of
+    being read: a hand's state changes only with its version (``move_submit`` bumps both
+    together; the admin shows hands read-only), so the caller's copy is the same, and the JSON
+    is neither sent nor decoded again.
+
     One round trip on PostgreSQL: the reads after the lock run once it is granted, each with its
     own snapshot, so they see what the lock's last holder committed."""
-    hand_game = _link(Hand, Game).column
+    known_id, known_version, known_commitment = known_hand or (None, None, None)
     locked, hands, seats = statements_run(
         [
             _locked_read(Game, Table, table_id),
-            _where_read(
-                Hand, hand_game, table_id, "-number", 1, through=(Game, _link(Game, Table).column)
+            (
+                _latest_hand_sql(connection.vendor),
+                [known_id, known_version, known_commitment, table_id],
             ),
             _where_read(Seat, _link(Seat, Table).column, table_id, "index"),
         ]
     )
-    game = _locked_row(Game, Table, locked)
+    db = _db()
+    game = _locked_row(Game, Table, locked, db)
     if game is None:
         return None, None, []
-    hand = _instance(Hand, "r", hands[0]) if hands else None
-    return game, hand, [_instance(Seat, "r", row) for row in seats]
+    hand = _instance(Hand, "r", hands[0], db) if hands else None
+    return game, hand, [_instance(Seat, "r", row, db) for row in seats]

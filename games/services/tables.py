@@ -39,10 +39,15 @@ def table_lock(table_id) -> tuple[Game, Table]:
     return game, game.table
 
 
-def table_lock_for_move(table_id) -> tuple[Game, Table, Hand | None, list[Seat]]:
-    """``table_lock``, with the table's latest hand and its seats read in the same query."""
+def table_lock_for_move(
+    table_id, known_hand: tuple[int, int, str] | None = None
+) -> tuple[Game, Table, Hand | None, list[Seat]]:
+    """``table_lock``, with the table's latest hand and its seats read in the same query (the
+    hand's state left out when it is ``known_hand``: see ``rows.move_rows_locked``)."""
     table_id = _table_key(table_id)
-    game, hand, seats = (None, None, []) if table_id is None else move_rows_locked(table_id)
+    game, hand, seats = (
+        (None, None, []) if table_id is None else move_rows_locked(table_id, known_hand)
+    )
     if game is None:
         raise ServiceError("no_table", _("There is no such table."))
     return game, game.table, hand, seats

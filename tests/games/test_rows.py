@@ -16,6 +16,7 @@ from games.services.rows import (
     rows_batched,
     rows_where,
 )
+from games.snapshots import _store, snapshot_get, snapshot_hand_state, snapshots_clear
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, move_random, version_of
@@ -88,6 +89,48 @@ def test_a_moves_reads_are_the_orms(two_tables):
         # the other table's rows stay out
         assert {s.table_id for s in seats} == {table.pk} and len(seats) == 4
         assert move_rows_locked(10**9) == (None, None, [])
+
+
+def test_a_moves_read_leaves_out_only_the_state_its_caller_holds(two_tables):
+    table, _ = two_tables
+    latest = Hand.objects.filter(game=table.game).order_by("-number").first()
+    first = Hand.objects.get(game=table.game, number=1)
+    with transaction.atomic():
+        _, hand, _ = move_rows_locked(table.pk, (latest.pk, latest.version, latest.commitment))
+        assert hand.state is None  # the caller's copy is the current one
+        assert {k: v for k, v in fields_of(hand).items() if k != "state"} == {
+            k: v for k, v in fields_of(latest).items() if k != "state"
+        }
+        # another version of that hand, or another hand: the state is read
+        for known in (
+            (latest.pk, latest.version - 1, latest.commitment),
+            (first.pk, latest.version, latest.commitment),
+            (latest.pk, latest.version, first.commitment),  # the id of another deal
+            None,
+        ):
+            _, hand, _ = move_rows_locked(table.pk, known)
+            assert hand.state == latest.state, known
+
+
+def test_a_move_applies_to_the_stored_hand_when_this_process_showed_an_older_one(two_tables, users):
+    """A move made elsewhere (another daphne, the worker) left this process's snapshot one
+    version behind: the next move here must start from the stored state, not the snapshot's.
+    Every move changes the turn or the phase, so the second move is one the older state
+    refuses."""
+    table, _ = two_tables
+    rng = random.Random(3)
+    snapshots_clear()
+    snap = snapshot_get(table.pk)
+    (hand_id, version, _), held = snapshot_hand_state(table.pk)
+    move_random(table, users, rng)
+    snapshots_clear()  # this process holds the snapshot from before that move again
+    _store(snap)
+    assert snapshot_hand_state(table.pk)[0][:2] == (hand_id, version)
+    moved = hand_state(table)
+    assert (moved.turn, moved.phase) != (held.turn, held.phase)
+    move_random(table, users, rng)
+    assert hand_state(table).seq == held.seq + 2
+    assert Hand.objects.get(pk=hand_id).version == version + 2
 
 
 def test_batched_writes_land_together_when_the_block_ends(two_tables):
