@@ -95,6 +95,8 @@ class TableSnapshot:
     # the table's invites, read when a manager's view first needs them (most views do not)
     _invites: list = field(default_factory=list, compare=False, repr=False)
     _invites_lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    # what every viewer's view shares, made by the first view that needs it (``_seats``)
+    _shared: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def version(self) -> int:
@@ -113,7 +115,7 @@ class TableSnapshot:
     def after(self, **changes) -> "TableSnapshot":
         """This snapshot with some parts replaced; the invites carry over when already read
         (only a change that bumps the version through the invite services changes them)."""
-        new = replace(self, _invites=[], _invites_lock=threading.Lock(), **changes)
+        new = replace(self, _invites=[], _invites_lock=threading.Lock(), _shared={}, **changes)
         with self._invites_lock:
             new._invites.extend(self._invites)
         return new
@@ -187,7 +189,7 @@ def table_view(table: Table | TableSnapshot, user, *, chat: bool = True) -> dict
         "game_result": None,
         "hands_played": gstate.hands_played if gstate else 0,
     }
-    ctx["seats"] = _seats(seats, me, view, gstate, table)
+    ctx["seats"] = _seats(snap, me, view)
     # Eşli teams, reserved seats and the manager's invites (issue 6)
     invite_selectors.seats_mark_reserved(table, ctx["seats"])
     if any(s["reserved"] for s in ctx["seats"]):
@@ -213,12 +215,43 @@ def table_view(table: Table | TableSnapshot, user, *, chat: bool = True) -> dict
     return ctx
 
 
-def _seats(seats, me, view, gstate, table) -> list[dict]:
+def _seats(snap: TableSnapshot, me, view) -> list[dict]:
+    """The seat rows as ``me`` sees them: the rows every viewer shares (``_seat_rows``), with
+    what depends on the viewer, where each seat sits around them first."""
+    seats, table = snap.seats, snap.table
     n = len(seats)
     origin = me if me is not None else 0
+    key = ("seats", language())  # a bot's name is translated
+    shared = snap._shared.get(key)
+    if shared is None:
+        shared = snap._shared.setdefault(key, _seat_rows(snap, view))
+    left_of_turn = (view["turn"] - 1) % n if view is not None else None
+    take = view is not None and "take" in view["can"]
+    esli = table.mode == "esli" and me is not None
     out = []
-    for s in seats:
+    for s, common in zip(seats, shared, strict=True):
         position = POSITIONS[n][(s.index - origin) % n]
+        row = dict(common)
+        row.update(
+            is_you=s.index == me,
+            position=position,
+            pile_corner=PILE_CORNER[position],
+            # the pile the viewer may take from now (the engine says when)
+            takeable=take and s.index == left_of_turn,
+            # Eşli: partners sit opposite (seats 1 and 3, 2 and 4)
+            partner=esli and (s.index - me) % 4 == 2,
+        )
+        out.append(row)
+    return out
+
+
+def _seat_rows(snap: TableSnapshot, view) -> list[dict]:
+    """What a seat row shows alike to every viewer of ``snap``; ``view`` is any viewer's view
+    of its hand (the public part is the same in all of them). The keys are in the order that
+    ``_seats`` always gives them, so a row's cache key (okey.seat) is the same for each."""
+    table, gstate = snap.table, snap.gstate
+    out = []
+    for s in snap.seats:
         row = {
             "index": s.index,
             "number": s.index + 1,
@@ -226,10 +259,10 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
             "empty": s.user_id is None and not s.is_bot,
             "is_bot": s.is_bot,
             "away": s.away,
-            "is_you": s.index == me,
+            "is_you": False,
             "is_manager": s.user_id is not None and s.user_id == table.manager_id,
-            "position": position,
-            "pile_corner": PILE_CORNER[position],
+            "position": None,
+            "pile_corner": None,
             "count": gstate.counts[s.index] if gstate else None,
             "team": "AB"[teams.team_of(s.index)] if table.mode == "esli" else None,
             "is_turn": False,
@@ -239,19 +272,15 @@ def _seats(seats, me, view, gstate, table) -> list[dict]:
             "takeable": False,
             "declared_pairs": False,
             "showed": False,
-            # Eşli: partners sit opposite (seats 1 and 3, 2 and 4)
-            "partner": table.mode == "esli" and me is not None and (s.index - me) % 4 == 2,
+            "partner": False,
         }
         if view is not None:
             over = view["phase"] == "over"
-            left_of_turn = (view["turn"] - 1) % n
             row.update(
                 is_turn=not over and view["turn"] == s.index,
                 rack_size=view["rack_sizes"][s.index],
                 pile=view["discards"][s.index],
                 pile_size=view["discard_sizes"][s.index],
-                # the pile the viewer may take from now (the engine says when)
-                takeable="take" in view["can"] and s.index == left_of_turn,
                 declared_pairs=s.index in view["pairs_declared"],
                 showed=view["shown_by"] == s.index,
             )

@@ -8,7 +8,7 @@ Turkish spellings "düz" and "eşli" are accepted on the way in.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 MODES = ("duz", "esli")
@@ -78,7 +78,9 @@ class TableOptions:
         return cls(**kw)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # every field is a plain value: asdict's recursive copy was most of writing the
+        # options into each move's hand state
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_dict(cls, d: Any) -> TableOptions:
@@ -89,3 +91,6 @@ class TableOptions:
     @property
     def partnership(self) -> bool:
         return self.mode == "esli"
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(TableOptions))
