@@ -131,7 +131,9 @@ def move_submit(
         if new.turn != state.turn or new.phase == "over":
             hand.turn_started = now
         outcome = _hand_end(game, table, hand, new, now) if new.phase == "over" else {}
-        with rows_batched():  # the hand, the game and the move: written in one query
+        # the hand, the game and the move: written in one query, with the COMMIT when this is
+        # the whole transaction (nothing below may touch the database)
+        with rows_batched(last=True):
             # only what a move changes: the seed, commitment and deal stay as they were written
             row_update(hand, ("state", "version", "turn_started", "over", "ended", "result"))
             if not auto and (row.away or row.timeouts_in_row):

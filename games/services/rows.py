@@ -67,12 +67,15 @@ def _several_per_query(cursor, db) -> bool:
     return isinstance(cursor.cursor, psycopg.ClientCursor)
 
 
-def statements_run(statements: list[tuple[str, list]]) -> list[list]:
+def statements_run(statements: list[tuple[str, list]], commit: bool = False) -> list[list]:
     """Run ``statements`` in order; each one's rows ([] for one that returns none). One round
-    trip where the database allows it, else one each."""
+    trip where the database allows it, else one each. ``commit``: see ``rows_batched``."""
     db = _db()
     with db.cursor() as cursor:
-        if len(statements) > 1 and _several_per_query(cursor, db):
+        several = _several_per_query(cursor, db)
+        if commit and several and _commit_is_next(db):
+            statements = [*statements, ("COMMIT", [])]
+        if len(statements) > 1 and several:
             cursor.execute(
                 "; ".join(sql for sql, _ in statements),
                 [value for _, params in statements for value in params],
@@ -108,11 +111,30 @@ def _write(sql: str, params: list) -> None:
         cursor.execute(sql, params)
 
 
+def _commit_is_next(db) -> bool:
+    """Whether leaving the current atomic block commits the transaction: it is the outermost,
+    entered with autocommit on, and not marked for rollback."""
+    return (
+        db.in_atomic_block
+        and len(db.atomic_blocks) == 1
+        and not db.savepoint_ids
+        and db.commit_on_exit
+        and not db.needs_rollback
+    )
+
+
 @contextmanager
-def rows_batched():
+def rows_batched(last: bool = False):
     """``row_update`` and ``row_insert`` inside the block are sent together when it ends (not
     when it raises: the transaction is rolled back then). Only for writes that nothing inside
-    the block reads back from the database."""
+    the block reads back from the database.
+
+    ``last``: the caller's atomic block does nothing more after this one. Where that block's
+    exit would commit (it is the outermost) and the writes go as one query, the COMMIT goes in
+    that query too: one round trip less. The atomic block's own commit then finds no
+    transaction open, which psycopg skips, and Django runs the on_commit callbacks as always.
+    A write or the COMMIT that fails raises here, inside the block, which then rolls back what
+    is left (nothing, once the server has ended the transaction)."""
     pending: list = []
     token = _batch.set(pending)
     try:
@@ -120,7 +142,7 @@ def rows_batched():
     finally:
         _batch.reset(token)
     if pending:
-        statements_run(pending)
+        statements_run(pending, commit=last)
 
 
 def row_update(instance, fields) -> None:
