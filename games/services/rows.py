@@ -11,9 +11,9 @@ the ORM applies (``from_db_value``, the backend's), and the instances are made w
 ``save``; a model that gains one must not use these.
 
 On PostgreSQL the three reads go as one query and the three writes as another
-(``move_rows_locked``, ``rows_batched``): a move is then four round trips (BEGIN, reads, writes,
-COMMIT) instead of eight, and each one cost the web process a wait for the socket and then for
-the GIL. move_submit's own CPU time fell from about 1.3 to 0.95 ms a move (p50, 1,100 moves).
+(``move_rows_locked``, ``rows_batched``), the COMMIT with the writes when the move is its own
+transaction: a move is then three round trips (BEGIN, reads, writes and COMMIT) instead of eight,
+and each one cost the web process a wait for the socket and then for the GIL.
 """
 
 import contextvars
