@@ -46,40 +46,18 @@ def main():
     parser.add_argument("--hands", type=int, default=20)
     args = parser.parse_args()
 
-    import django
-    from django.conf import settings
+    from benchdb import bench_database, bench_django, table_of_four
 
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    django.setup()
-
-    from django.contrib.auth import get_user_model
-    from django.db import connection
+    bench_django()
     from django.template.loader import render_to_string
-    from django.test.utils import setup_test_environment
 
-    from games import engine, selectors, services, tasks
+    from games import engine, selectors, services
     from games.models import Hand, Table
     from games.snapshots import snapshot_get
     from tests.games.helpers import random_move
 
-    setup_test_environment()
-    # next hands are dealt by the bench itself, not by a Celery worker
-    tasks.hand_next_task.apply_async = lambda *a, **k: None
-    tasks.game_start_task.apply_async = lambda *a, **k: None
-    name = connection.creation.create_test_db(verbosity=0, keepdb=False)
-    print(f"database: {connection.vendor} ({name})")
-    try:
-        users = [
-            get_user_model().objects.create_user(username=f"bench{i}", email=f"b{i}@example.com")
-            for i in range(4)
-        ]
-        table = services.table_create(manager=users[0], options={"hand_limit": 50})
-        for i in range(1, 4):
-            services.seat_take(table_id=table.pk, user=users[i], index=i)
-        v = services.table_start(table_id=table.pk, user=users[0])
-        services.game_start(table_id=table.pk, expected_version=v)
+    with bench_database():
+        users, table = table_of_four()
         rng = random.Random(1)
         submit, render_player, render_spectator = [], [], []
         from_snapshot, submit_cpu, four = [], [], []
@@ -133,8 +111,6 @@ def main():
         line("frame render, spectator", render_spectator)
         line("frame from the shared snapshot", from_snapshot)
         line("four players' frames after a move, CPU", four)
-    finally:
-        connection.creation.destroy_test_db(name, verbosity=0)
 
 
 if __name__ == "__main__":

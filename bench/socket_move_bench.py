@@ -70,45 +70,24 @@ def main():
     parser.add_argument("--top", type=int, default=45, help="the profile's lines")
     args = parser.parse_args()
 
-    import django
-    from django.conf import settings
+    from benchdb import bench_database, bench_django, table_of_four
 
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    settings.OKEY_TEST_SEED_HEX = os.environ["OKEY_TEST_SEED_HEX"]
-    django.setup()
+    bench_django(OKEY_TEST_SEED_HEX=os.environ["OKEY_TEST_SEED_HEX"])
+    from django.db import close_old_connections
 
-    from django.contrib.auth import get_user_model
-    from django.db import close_old_connections, connection
-    from django.test.utils import setup_test_environment
-
-    from games import engine, selectors, services, tasks
+    from games import engine, selectors, services
     from games.consumers import TableConsumer
     from games.models import Game, Hand
     from games.snapshots import snapshot_cached, snapshots_clear
 
-    setup_test_environment()
-    # the next hand is dealt by the bench itself, not by a Celery worker
-    tasks.hand_next_task.apply_async = lambda *a, **k: None
-    tasks.game_start_task.apply_async = lambda *a, **k: None
-    name = connection.creation.create_test_db(verbosity=0, keepdb=False)
-    print(f"database: {connection.vendor} ({name})")
-    out = open(args.dump, "w") if args.dump else None
     profiler = None
     if args.profile:
         import cProfile
 
         profiler = cProfile.Profile()
-    try:
-        users = [
-            get_user_model().objects.create_user(username=f"bench{i}", email=f"b{i}@example.com")
-            for i in range(4)
-        ]
-        table = services.table_create(manager=users[0], options={"hand_limit": 50})
-        for i in range(1, 4):
-            services.seat_take(table_id=table.pk, user=users[i], index=i)
-        v = services.table_start(table_id=table.pk, user=users[0])
-        services.game_start(table_id=table.pk, expected_version=v)
+    with bench_database(), open(args.dump or os.devnull, "w") as dump:
+        out = dump if args.dump else None
+        users, table = table_of_four()
         sockets = []
         for user in users:
             socket = TableConsumer()
@@ -172,10 +151,6 @@ def main():
             import pstats
 
             pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.top)
-    finally:
-        if out:
-            out.close()
-        connection.creation.destroy_test_db(name, verbosity=0)
 
 
 if __name__ == "__main__":
