@@ -31,11 +31,15 @@ _lock = threading.Lock()
 _reading: dict[int, threading.Lock] = {}  # table -> held while one thread reads it
 
 
+def _latest(table_id: int) -> TableSnapshot | None:
+    with _lock:
+        return _cache.get(table_id)
+
+
 def _cached(table_id: int, at_least: int | None) -> TableSnapshot | None:
     if at_least is None:
         return None
-    with _lock:
-        snap = _cache.get(table_id)
+    snap = _latest(table_id)
     return snap if snap is not None and snap.version >= at_least else None
 
 
@@ -50,8 +54,7 @@ def snapshot_hand_state(table_id: int) -> tuple[tuple[int, int, str], HandState]
     snapshot of the table, of any version; None when there is none. A move passes the first
     part to its read, which then leaves out a state that is still this one
     (rows.move_rows_locked)."""
-    with _lock:
-        snap = _cache.get(table_id)
+    snap = _latest(table_id)
     if snap is None or snap.hand is None or snap.state is None or snap.hand.over:
         return None
     hand = snap.hand
@@ -115,8 +118,7 @@ def snapshot_after_move(game, hand, state) -> None:
     new engine state. The caller leaves out moves that changed more: a hand's end (scores,
     maybe the table's status) and a player coming back from away (their seat)."""
     table = game.table
-    with _lock:
-        old = _cache.get(table.pk)
+    old = _latest(table.pk)
     if old is None or old.version != game.version - 1 or old.hand is None:
         return
     if old.hand.pk != hand.pk:
