@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from games import engine
 
@@ -121,7 +121,10 @@ class Player:
                         code = ws.close_code
                         self.closed_codes.append(code)
                         self.rec.error(f"{self.kind} socket closed by the server ({code})")
-            except (OSError, ConnectionClosed, InvalidStatus, TimeoutError) as e:
+            # WebSocketException: also a handshake the server dropped unanswered (daphne closes
+            # one its application has not accepted within websocket_connect_timeout, 5 s); left
+            # uncaught it ended this player, and the harness waited for it to connect forever
+            except (OSError, TimeoutError, WebSocketException) as e:
                 code = getattr(getattr(e, "rcvd", None), "code", None)
                 if code is not None:
                     self.closed_codes.append(code)
