@@ -66,8 +66,12 @@ def _send(group: str, message: dict) -> None:
         logger.exception("broadcast to %s failed", group)
 
 
+def table_changed_message(version: int) -> dict:
+    return {"type": "table.changed", "version": version}
+
+
 def table_changed(table_id: int, version: int) -> None:
-    _send(table_group(table_id), {"type": "table.changed", "version": version})
+    _send(table_group(table_id), table_changed_message(version))
 
 
 def chat_changed(table_id: int) -> None:

@@ -263,6 +263,7 @@ class TableConsumer(GoneClientSend, PooledConsumer, AsyncWebsocketConsumer):
             return
         version, html = frame
         self.sent_version = max(self.sent_version, version)
+        versions.delivered(self.table_id, version)
         await self.send(text_data=html)
 
 

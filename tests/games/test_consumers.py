@@ -330,3 +330,38 @@ async def test_a_client_gone_while_its_answer_was_made_leaves_the_socket_working
     frame = await sock.receive_from()
     assert gone and 'id="table-version"' in frame
     await sock.disconnect()
+
+
+@run_async
+async def test_a_lost_notification_reaches_the_sockets_without_their_heartbeat(
+    users, fixed_seed, monkeypatch
+):
+    from games import broadcast, services, versions
+
+    monkeypatch.setattr(versions, "REFRESH_SECONDS", 0.2)
+    monkeypatch.setattr(versions, "_task", None)  # an earlier test's loop may have held it
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    socks = [await connect(table, u) for u in users[:2]]
+    for sock in socks:
+        await sock.receive_from()
+    version = await sync_to_async(version_of)(table)
+
+    def move_unannounced():
+        # the move commits and its notification never leaves (as when Redis restarts meanwhile,
+        # or a worker dies between a bot's commit and its broadcast)
+        state = hand_state(table)
+        with broadcast.broadcasts_held():
+            services.move_submit(
+                table_id=table.pk,
+                user=users[state.turn],
+                move=random_move(state, random.Random(3)),
+                expected_version=version,
+            )
+
+    await sync_to_async(move_unannounced)()
+    for sock in socks:  # no sync sent: the process's own reading of the versions finds it
+        assert split_frame(await sock.receive_from(timeout=3))[2] == version + 1
+    for sock in socks:  # sent again once, not at every refresh
+        assert await sock.receive_nothing(timeout=1)
+    for sock in socks:
+        await sock.disconnect()
