@@ -102,13 +102,13 @@ class TableConsumer(GoneClientSend, PooledConsumer, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.accept()
-        versions.watch(self.table_id)
+        versions.watch(self.table_id, self)
         self.watching = True
         await self.frame_send(frame)
 
     async def disconnect(self, code):
         if getattr(self, "watching", False):
-            versions.unwatch(self.table_id)
+            versions.unwatch(self.table_id, self)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -263,7 +263,6 @@ class TableConsumer(GoneClientSend, PooledConsumer, AsyncWebsocketConsumer):
             return
         version, html = frame
         self.sent_version = max(self.sent_version, version)
-        versions.delivered(self.table_id, version)
         await self.send(text_data=html)
 
 

@@ -11,48 +11,52 @@ task is late or has not run yet) is not trusted: the socket reads the database i
 A notification can be lost: Redis restarted while it was on its way, or a worker killed between
 its move's commit and its broadcast (bench/faults.py saw both; the pages caught up only at their
 next heartbeat, up to 15 s later). The same reading finds them: a table whose version, read at
-one refresh, no socket of this process has been sent by the next one has lost its notification,
-and it is sent again (table.changed, to the table's group: sockets that already show that version
-ignore it). Waiting one refresh leaves a notification that is only late, under load, its time.
+one refresh, some socket of this process has still not been sent by the next one has lost its
+notification, and it is sent again (table.changed, to the table's group: sockets that already
+show that version ignore it). Waiting one refresh leaves a notification that is only late, under
+load, its time. "Some socket", not "any": the mover's own socket is answered without the
+channel layer, so the mover's page is up to date when the others' notification is lost. Each
+one sent again is logged as a warning: a channel layer or a worker that lost it, or a process
+so loaded that its notifications came more than a refresh late.
 """
 
 import asyncio
+import logging
 import time
-from collections import Counter
 
 from games import broadcast
 from games.models import Game
 from games.socket_threads import in_db_thread
 
+logger = logging.getLogger(__name__)
+
 REFRESH_SECONDS = 2.0
 STALE_SECONDS = 3 * REFRESH_SECONDS
 
-_watched: Counter = Counter()  # table -> sockets of this process showing it
+# table -> the sockets of this process showing it (each has ``sent_version``, the version of the
+# last frame it sent)
+_watched: dict[int, set] = {}
 _known: dict[int, tuple[int, float]] = {}  # table -> (version, monotonic time read)
-_delivered: dict[int, int] = {}  # table -> the latest version a socket of this process was sent
-_behind: dict[int, int] = {}  # table -> a version read at the last refresh and not yet delivered
+_behind: dict[int, int] = {}  # table -> a version read at the last refresh and not yet everywhere
 _task: asyncio.Task | None = None
 
 
-def watch(table_id: int) -> None:
+def watch(table_id: int, socket) -> None:
     global _task
-    _watched[table_id] += 1
+    _watched.setdefault(table_id, set()).add(socket)
     if _task is None or _task.done():
         _task = asyncio.get_running_loop().create_task(_refresh())
 
 
-def unwatch(table_id: int) -> None:
-    _watched[table_id] -= 1
-    if _watched[table_id] <= 0:
+def unwatch(table_id: int, socket) -> None:
+    sockets = _watched.get(table_id)
+    if sockets is None:
+        return
+    sockets.discard(socket)
+    if not sockets:
         del _watched[table_id]
-        for table_state in (_known, _delivered, _behind):
-            table_state.pop(table_id, None)
-
-
-def delivered(table_id: int, version: int) -> None:
-    """A socket of this process was sent the table at ``version``."""
-    if version > _delivered.get(table_id, 0):
-        _delivered[table_id] = version
+        _known.pop(table_id, None)
+        _behind.pop(table_id, None)
 
 
 def known(table_id: int) -> int | None:
@@ -82,6 +86,7 @@ async def _refresh() -> None:
                 if _notification_lost(table_id, version):
                     lost.append((table_id, version))
         if lost:
+            logger.warning("notifications sent again (table, version): %s", lost)
             await broadcast.broadcasts_send(
                 [(broadcast.table_group(t), broadcast.table_changed_message(v)) for t, v in lost]
             )
@@ -90,8 +95,8 @@ async def _refresh() -> None:
 
 def _notification_lost(table_id: int, version: int) -> bool:
     """Whether the table's notification of a version read at the last refresh has still not
-    reached any socket of this process (``version`` is the one read now)."""
-    sent = _delivered.get(table_id, 0)
+    reached every socket of this process (``version`` is the one read now)."""
+    sent = min(socket.sent_version for socket in _watched[table_id])
     if version <= sent:
         _behind.pop(table_id, None)
         return False

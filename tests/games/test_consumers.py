@@ -336,30 +336,36 @@ async def test_a_client_gone_while_its_answer_was_made_leaves_the_socket_working
 async def test_a_lost_notification_reaches_the_sockets_without_their_heartbeat(
     users, fixed_seed, monkeypatch
 ):
-    from games import broadcast, services, versions
+    """A move's notification is lost (as when Redis restarts meanwhile, or a worker dies between
+    a bot's commit and its broadcast): the process's own reading of the versions finds the
+    sockets that have not shown it, the mover's answered one aside, and the table reaches them
+    without their asking."""
+    from games import broadcast, versions
 
     monkeypatch.setattr(versions, "REFRESH_SECONDS", 0.2)
     monkeypatch.setattr(versions, "_task", None)  # an earlier test's loop may have held it
+    sent = broadcast.broadcasts_send
+    calls = []
+
+    async def first_lost(held):
+        calls.append(held)
+        if len(calls) > 1:
+            await sent(held)
+
+    monkeypatch.setattr(broadcast, "broadcasts_send", first_lost)
     table = await sync_to_async(lambda: game_started(table_full(users)))()
-    socks = [await connect(table, u) for u in users[:2]]
+    socks = [await connect(table, u) for u in users]
     for sock in socks:
         await sock.receive_from()
+    state = await sync_to_async(hand_state)(table)
     version = await sync_to_async(version_of)(table)
-
-    def move_unannounced():
-        # the move commits and its notification never leaves (as when Redis restarts meanwhile,
-        # or a worker dies between a bot's commit and its broadcast)
-        state = hand_state(table)
-        with broadcast.broadcasts_held():
-            services.move_submit(
-                table_id=table.pk,
-                user=users[state.turn],
-                move=random_move(state, random.Random(3)),
-                expected_version=version,
-            )
-
-    await sync_to_async(move_unannounced)()
-    for sock in socks:  # no sync sent: the process's own reading of the versions finds it
+    move = random_move(state, random.Random(3))
+    move.pop("seat")
+    mover = socks[state.turn]
+    await mover.send_json_to({"action": "move", **move, "version": version, "key": "k"})
+    assert split_frame(await mover.receive_from(timeout=3))[2] == version + 1  # its answer
+    others = [sock for sock in socks if sock is not mover]
+    for sock in others:  # no sync sent
         assert split_frame(await sock.receive_from(timeout=3))[2] == version + 1
     for sock in socks:  # sent again once, not at every refresh
         assert await sock.receive_nothing(timeout=1)
