@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.loadlib import accounts, procs  # noqa: E402
+from bench.loadlib.disk import DiskProbe  # noqa: E402
 from bench.loadlib.stats import Recorder, loadavg  # noqa: E402
 
 SCENARIOS = ("rate", "saturate", "idle")
@@ -51,6 +52,14 @@ def parse_args(argv=None):
     p.add_argument("--tables", type=int, default=100, help="tables in the rate scenario")
     p.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
     p.add_argument("--think", type=float, default=0.3, help="least think time before a move (s)")
+    p.add_argument(
+        "--jitter",
+        type=float,
+        default=0.5,
+        help="in the rate scenario, each interval between a table's moves is 1/rate times 1 +- up"
+        " to this, and a table's first move comes at a random point of its first interval"
+        " (0: every table on a strict beat from its first move, started with its batch)",
+    )
     p.add_argument(
         "--sat-tables",
         type=lambda text: [int(n) for n in text.split(",")],
@@ -125,6 +134,8 @@ async def scenario_run(players, rec: Recorder, meter: procs.Meter, args, *, conn
     await asyncio.sleep(args.warmup)
     rec.start()
     meter.begin()
+    disk = DiskProbe(ROOT / "var" / "load")
+    disk.begin()
     load0 = os.getloadavg()
     end = time.monotonic() + args.seconds
     while time.monotonic() < end:
@@ -132,6 +143,7 @@ async def scenario_run(players, rec: Recorder, meter: procs.Meter, args, *, conn
         meter.sample()
     rec.stop()
     usage = meter.end()
+    disk_flushes = disk.end()
     load1 = os.getloadavg()
     await asyncio.sleep(2.0)  # updates still on their way count as seen, not as missed
     stop.set()
@@ -142,12 +154,14 @@ async def scenario_run(players, rec: Recorder, meter: procs.Meter, args, *, conn
     out["connect_s"] = round(connect_s, 1)
     out["sockets"] = len(players)
     out["usage"] = usage
+    out["disk"] = disk_flushes
     out["loadavg_before"] = " ".join(f"{x:.2f}" for x in load0)
     out["loadavg_after"] = " ".join(f"{x:.2f}" for x in load1)
     return out
 
 
-def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, heartbeat=0.0):
+def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, heartbeat=0.0,
+                 jitter=0.0):  # fmt: skip
     quiet = args.heartbeat_quiet if heartbeat else 0.0
     from bench.loadlib.players import BarePlayer, SitePlayer, TablePace
 
@@ -156,7 +170,7 @@ def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, 
     rng = random.Random(args.seed)
     players = []
     for n, table in enumerate(tables):
-        pace = TablePace(rate=rate, think=think)
+        pace = TablePace(rate=rate, think=think, jitter=jitter)
         for seat in range(4):
             port = ports[seat % len(ports)]
             players.append(
@@ -221,13 +235,30 @@ def report_line(name, r) -> str:
         f"postgres {u.get('postgres', {}).get('cpu_pct_of_core', 0):4.1f}%  "
         f"redis {u.get('redis', {}).get('cpu_pct_of_core', 0):4.1f}%  "
         f"machine {u['machine']['cpu_pct_of_all_cores']:5.1f}%  "
-        f"harness lag p99 {r.get('harness_loop_lag_p99_ms', 0):.0f} ms  "
+        f"harness lag p99 {r.get('harness_loop_lag_p99_ms', 0):.0f}"
+        f" max {r.get('harness_loop_lag_max_ms', 0):.0f} ms  "
         f"load {r['loadavg_before']} -> {r['loadavg_after']}"
         + (
             f"\n   gc pauses logged (OKEY_GC_LOG_MS): {g['n']}, {g['full']} of them full,"
             f" longest {g['max_ms']:.0f} ms, {g['total_ms']:.0f} ms in all"
             f" ({g.get('cpu_ms', 0):.0f} ms of them on the CPU)"
             if (g := r.get("gc_pauses")) and g["n"]
+            else ""
+        )
+        + (
+            f"\n   most moves sent within 50 ms: {r.get('moves_sent_within_50ms_max', 0)};"
+            " slowest seconds (UTC: updates, p50, max ms): "
+            + ", ".join(
+                f"{w['at']}: {w['samples']}, {w['p50_ms']:.0f}, {w['max_ms']:.0f}" for w in ws
+            )
+            if (ws := r.get("worst_seconds"))
+            else ""
+        )
+        + (
+            f"\n   disk flush (8 KiB fdatasync every 50 ms): p50 {k['p50_ms']:.2f}  p99"
+            f" {k['p99_ms']:.2f}  max {k['max_ms']:.0f} ms; over 100 ms at: "
+            + (", ".join(f"{x['at']} ({x['ms']} ms)" for x in k["stalls"]) or "none")
+            if (k := r.get("disk")) and k["flushes"]
             else ""
         )
     )
@@ -255,7 +286,7 @@ def measure(kind, scenario, args, stack, ports, results, sat_tables=None):
         tables, cookies = list(range(1, n + 1)), None
     players = players_make(
         kind, tables, cookies, args, rec, rate=rate, think=think, play=play, ports=ports,
-        heartbeat=hb,
+        heartbeat=hb, jitter=args.jitter if scenario == "rate" else 0.0,
     )  # fmt: skip
     groups = stack.processes()
     groups["harness"] = [psutil.Process()]
@@ -268,6 +299,8 @@ def measure(kind, scenario, args, stack, ports, results, sat_tables=None):
     r["updates_missed"] = rec.updates_missed(3) if play else 0
     r["usage"]["harness_cpu"] = r["usage"].pop("harness", {}).get("cpu_pct_of_core", 0.0)
     r.update(kind=kind, scenario=scenario, tables=n, rate=rate, think=think, webs=len(ports))
+    if scenario == "rate":
+        r["jitter"] = args.jitter
     daphne = r["usage"].get("daphne", {}).get("cpu_pct_of_core", 0.0)
     if r["moves"]:
         # CPU time of daphne per move: less sensitive to a busy machine than moves per second

@@ -111,7 +111,7 @@ def main():
                     frames.append(socket.frame_render(at_least=version, message=message))
             return frames
 
-        applied, built, reads = [], [], 0
+        applied, built, built_reading, reads = [], [], [], 0
         moves = 0
         while moves < args.moves:
             game = Game.objects.get(table=table)
@@ -131,13 +131,16 @@ def main():
             outcome, _held = sockets[seat].move_apply(move, game.version, uuid.uuid4().hex)
             close_old_connections()
             t1 = time.thread_time()
-            reads += snapshot_cached(table.pk, outcome.version) is None
+            read = snapshot_cached(table.pk, outcome.version) is None
+            reads += read
             frames = frames_build(outcome.version, seat)
             t2 = time.thread_time()
             if profiler:
                 profiler.disable()
             applied.append(t1 - t0)
             built.append(t2 - t1)
+            if read:
+                built_reading.append(t2 - t1)
             moves += 1
             if out:
                 for i, (version, html) in enumerate(frames):
@@ -149,6 +152,10 @@ def main():
         line("four frames after the move, CPU", built)
         line("the move and its frames, CPU", [a + b for a, b in zip(applied, built, strict=True)])
         print(f"moves whose frames read the table again: {reads} of {moves}")
+        # a hand's end (its scores and result), and the first move after a deal that this
+        # script made outside any socket
+        if built_reading:
+            line("four frames that read the table, CPU", built_reading)
         if profiler:
             import pstats
 

@@ -6,9 +6,15 @@ and a fresh idempotency key): draw from the stock, then finish if the engine fin
 tile in its own rack, else discard the engine's best discard. A BarePlayer does the same turn
 taking against bench/bare, whose frames are just {"version": n}.
 
-Pacing is per table: with ``rate`` > 0 a move is sent no sooner than 1/rate seconds after the
+Pacing is per table: with ``rate`` > 0 a move is sent no sooner than an interval after the
 table's previous one (and at least ``think`` after the frame that allowed it), so a table makes
-``rate`` moves a second; rate 0 sends as fast as the answers come (saturation).
+``rate`` moves a second; rate 0 sends as fast as the answers come (saturation). The interval is
+1/rate times a factor drawn between 1 - jitter and 1 + jitter, and a table's first move waits a
+random part of one interval: players do not all think for exactly one second, and tables do not
+start together. With jitter 0 every table keeps a strict beat from its first move, and the tables
+that connect in the same batch (25 at a time) keep moving close together: in a 100-table run at
+one move a second (2026-12-02) up to 37 moves went out within 50 ms, against 14-18 with jitter
+0.5, and the server met those bursts.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ PLAYER_WINDOW = 1.0
 class TablePace:
     rate: float  # moves per second per table; 0: as fast as possible
     think: float  # at least this long after the frame that gave the turn
+    jitter: float = 0.0  # each interval is 1/rate times 1 +- up to this
     last_sent: float = 0.0
     planned: float = 0.0  # when the move being thought about is due
 
@@ -49,7 +56,12 @@ class TablePace:
         now = time.perf_counter()
         wait = self.think * (0.8 + 0.4 * rng.random()) if self.think else 0.0
         if self.rate > 0:
-            wait = max(wait, self.last_sent + 1.0 / self.rate - now)
+            interval = 1.0 / self.rate
+            if not self.last_sent:  # the table's first move: a random phase
+                wait = max(wait, interval * rng.random() if self.jitter else 0.0)
+            else:
+                interval *= 1.0 + self.jitter * (2.0 * rng.random() - 1.0)
+                wait = max(wait, self.last_sent + interval - now)
         wait = max(0.0, wait)
         self.planned = now + wait
         return wait

@@ -31,6 +31,8 @@ class Recorder:
         self.sent: dict[int, dict[int, tuple[float, int]]] = defaultdict(dict)
         self.seen: Counter = Counter()  # (table, version) -> how many others saw it
         self.latencies: list[float] = []
+        self.latency_times: list[float] = []  # when each latency sample was taken
+        self.send_times: list[float] = []  # when each move of the window was sent
         self.moves = 0
         self.errors: Counter = Counter()
         self.error_examples: dict[str, str] = {}
@@ -43,7 +45,10 @@ class Recorder:
     def start(self) -> None:
         self.measuring = True
         self.window_start = time.perf_counter()
+        self.window_start_wall = time.time()
         self.latencies.clear()
+        self.latency_times.clear()
+        self.send_times.clear()
         self.errors.clear()
         self.moves_in_window = 0
         self.done_in_window.clear()
@@ -59,7 +64,20 @@ class Recorder:
         return max(1e-9, end - self.window_start)
 
     def move_sent(self, table: int, version: int, seat: int) -> None:
-        self.sent[table][version] = (time.perf_counter(), seat)
+        now = time.perf_counter()
+        self.sent[table][version] = (now, seat)
+        if self.measuring:
+            self.send_times.append(now)
+
+    def moves_sent_together(self, within: float = 0.05) -> int:
+        """The most moves sent within ``within`` seconds of each other in the window: how
+        bursty the offered load is (100 tables at 1/s spread evenly send about 5 in 50 ms)."""
+        times, most, first = sorted(self.send_times), 0, 0
+        for last, t in enumerate(times):
+            while t - times[first] > within:
+                first += 1
+            most = max(most, last - first + 1)
+        return most
 
     def move_done(self, table: int, version: int) -> None:
         self.moves += 1
@@ -85,6 +103,7 @@ class Recorder:
             self.seen[(table, v)] += 1
             if self.measuring:
                 self.latencies.append(t - t0)
+                self.latency_times.append(t)
 
     def error(self, kind: str, example: str = "") -> None:
         if self.measuring:
@@ -108,4 +127,21 @@ class Recorder:
             "errors": sum(v for k, v in self.errors.items() if not k.startswith("(outside")),
             "error_kinds": dict(self.errors),
             "harness_loop_lag_p99_ms": round(pct(lag, 0.99), 1),
+            "harness_loop_lag_max_ms": round(max(lag), 1) if lag else float("nan"),
+            "worst_seconds": self.worst_seconds(),
+            "moves_sent_within_50ms_max": self.moves_sent_together(),
         }
+
+    def worst_seconds(self, shown: int = 5) -> list[dict]:
+        """The seconds of the window whose updates took longest (by their slowest): whether a
+        high p99 comes from a few stalls or from the whole run being slow."""
+        by_second: dict[int, list[float]] = defaultdict(list)
+        for t, lat in zip(self.latency_times, self.latencies, strict=True):
+            by_second[int(t - self.window_start)].append(lat * 1000)
+        worst = sorted(by_second.items(), key=lambda kv: max(kv[1]), reverse=True)[:shown]
+        return [
+            {"second": s, "at": time.strftime("%H:%M:%S", time.gmtime(self.window_start_wall + s)),
+             "samples": len(v), "p50_ms": round(pct(v, 0.5), 1),
+             "max_ms": round(max(v), 1)}
+            for s, v in sorted(worst)
+        ]  # fmt: skip
