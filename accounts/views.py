@@ -107,8 +107,8 @@ def _rank_of(me: Profile) -> int:
 
 
 def recent_games(user) -> list[dict]:
+    from games.labels import mode_label
     from games.models import PlayerResult
-    from games.selectors import mode_label
 
     results = PlayerResult.objects.filter(user=user).select_related("game__table")
     out = []

@@ -54,7 +54,7 @@ def _link(obj, text=None):
 
 
 def _player(user) -> str:
-    from games.selectors import player_name
+    from games.names import player_name
 
     return player_name(user) if user is not None else ""
 

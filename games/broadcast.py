@@ -1,82 +1,92 @@
-"""Tell sockets that something changed, after commit, without ever saying what.
+"""Sending what changed to the sockets, once a change has committed.
 
-A group message carries only the table's new version ("notify, then pull"): each socket then
-renders its own viewer's view from the database, so no rack, stock or seed crosses the channel
-layer. A failed send is logged and swallowed: the move is committed, and every page heals itself
-at its next sync.
+A move's public part is rendered here once per language and the same bytes go to the table's
+group, which every socket at the table joins, spectators included: it never carries a rack
+tile. Each player's own part goes to that player's own group at the table, which only their
+tabs join, on whichever daphne they are. A change of the table's life sends only its version:
+each page then shows its viewer's whole table again.
+
+A failed send is logged and swallowed: the change is committed, and every page heals itself
+from the versions (a gap in them makes it ask for the whole table).
 """
 
+import asyncio
 import logging
-import threading
-from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games import render, selectors
+from games.events import MoveEvent, TableChanged
+from games.models import ChatMessage
+
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
-
-_held = threading.local()
 
 
 def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-@contextmanager
-def broadcasts_held():
-    """Keep this thread's broadcasts in a list instead of sending them.
-
-    A socket's move runs in a database thread, where each send would wait for the event loop
-    (async_to_sync) and back: the consumer holds them here and awaits ``broadcasts_send`` in
-    the loop once the move has committed."""
-    outer = getattr(_held, "messages", None)
-    held = []
-    _held.messages = held
-    try:
-        yield held
-    finally:
-        _held.messages = outer
+def player_group(table_id: int, user_id: int) -> str:
+    return f"table.{table_id}.player.{user_id}"
 
 
-async def broadcasts_send(held: list) -> None:
-    """Send what ``broadcasts_held`` kept, in order, from the event loop."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for group, message in held:
-        try:
-            await layer.group_send(group, message)
-        except Exception:  # the channel layer is down: pages resync on their own
-            logger.exception("broadcast to %s failed", group)
+def event_messages(event: MoveEvent | TableChanged) -> list[tuple[str, dict]]:
+    """(group, message) for each group that must hear of ``event``."""
+    if isinstance(event, TableChanged):
+        return [(table_group(event.table_id), {"type": "table.changed", "version": event.version})]
+    out = [
+        (
+            table_group(event.table_id),
+            {
+                "type": "table.event",
+                "version": event.version,
+                "html": render.in_every_language(lambda: render.event_html(event)),
+            },
+        )
+    ]
+    for own in event.own:
+        out.append(
+            (
+                player_group(event.table_id, own.user_id),
+                {
+                    "type": "table.own",
+                    "version": event.version,
+                    "html": render.in_every_language(lambda own=own: render.own_html(own)),
+                },
+            )
+        )
+    return out
 
 
-def _send(group: str, message: dict) -> None:
-    held = getattr(_held, "messages", None)
-    if held is not None:
-        held.append((group, message))
-        return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # the channel layer is down: pages resync on their own
-        logger.exception("broadcast to %s failed", group)
+def event_publish(event: MoveEvent | TableChanged) -> None:
+    """Render ``event`` and send it to its groups (call it on commit)."""
+    messages_send(event_messages(event))
 
 
-def table_changed_message(version: int) -> dict:
-    return {"type": "table.changed", "version": version}
-
-
-def table_changed(table_id: int, version: int) -> None:
-    _send(table_group(table_id), table_changed_message(version))
-
-
-def chat_changed(table_id: int) -> None:
-    _send(table_group(table_id), {"type": "chat.changed"})
+def chat_publish(table_id: int, message: ChatMessage) -> None:
+    line = selectors.chat_line(message)
+    html = render.in_every_language(lambda: render.chat_line_html(line))
+    messages_send([(table_group(table_id), {"type": "chat.line", "html": html})])
 
 
 def lobby_changed() -> None:
-    _send(LOBBY_GROUP, {"type": "lobby.changed"})
+    messages_send([(LOBBY_GROUP, {"type": "lobby.changed"})])
+
+
+def messages_send(messages: list[tuple[str, dict]]) -> None:
+    """Send from sync code (a service's commit, in a socket's database thread or a worker), in
+    one trip to the event loop however many groups there are."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+    try:
+        async_to_sync(_send_all)(layer, messages)
+    except Exception:  # the channel layer is down: pages heal from their versions
+        logger.exception("broadcast to %s failed", [group for group, _ in messages])
+
+
+async def _send_all(layer, messages) -> None:
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))

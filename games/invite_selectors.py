@@ -5,8 +5,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.labels import mode_label
 from games.models import Invite, Table
-from games.services.invites import invite_hours, seats_reserved
+from games.names import player_name
+from games.reserved import invite_hours, seats_reserved
 
 INVITES_SHOWN = 30
 
@@ -72,8 +74,6 @@ def invites_panel(table: Table, user, seats: list[dict], invites=None) -> dict |
 
 
 def _name(user) -> str:
-    from games.selectors import player_name
-
     return player_name(user) if user is not None else ""
 
 
@@ -88,8 +88,6 @@ def my_tables(user) -> list[dict]:
     """Tables that are not over where ``user`` is the manager or sits, private ones included."""
     if user is None or not user.is_authenticated:
         return []
-    from games.selectors import mode_label
-
     tables = (
         Table.objects.filter(
             Q(manager=user) | Q(seats__user=user),

@@ -15,8 +15,10 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import selectors, services
+from games import services
+from games.labels import mode_label
 from games.models import Invite
+from games.names import player_name
 from games.services import ServiceError
 from games.services.invites import SESSION_KEY, invite_find, invite_hours, invite_refusal
 
@@ -134,8 +136,8 @@ def _invite_context(invite: Invite) -> dict:
     return {
         "invite": invite,
         "table": table,
-        "inviter": selectors.player_name(invite.inviter),
-        "mode_label": selectors.mode_label(table.mode),
+        "inviter": player_name(invite.inviter),
+        "mode_label": mode_label(table.mode),
         "seat_number": invite.seat_index + 1,
         "partner": partner,
         "options": table.options,

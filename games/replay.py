@@ -13,7 +13,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import engine, selectors
+from games.labels import move_label
 from games.models import Hand
+from games.names import player_name
 
 
 def _step_of(request, last: int) -> int:
@@ -51,7 +53,7 @@ def hand_replay_view(modeladmin, request, hand_id):
     states = replay_states(hand, options, moves, len(moves))
     state = states[step]
     seats = selectors.seat_rows(table)
-    names = {s.index: selectors.player_name(s.user) if s.user else "" for s in seats}
+    names = {s.index: player_name(s.user) if s.user else "" for s in seats}
     fmt = engine.format_tile
     ctx = {
         **modeladmin.admin_site.each_context(request),
@@ -92,7 +94,7 @@ def hand_replay_view(modeladmin, request, hand_id):
                 "seq": m.seq,
                 "seat": m.seat + 1,
                 "name": names.get(m.seat, ""),
-                "kind": selectors.move_label(m.kind),
+                "kind": move_label(m.kind),
                 "tile": m.tile,
                 "auto": m.auto,
                 "current": m.seq == step,

@@ -1,21 +1,23 @@
-"""The read side: what one viewer may see of a table, ready for templates.
+"""The read side: what one viewer may see of a table, as frozen view dataclasses.
 
-Everything a player sees of a hand comes from ``engine.hand_view(state, seat)``, which holds only
-that seat's rack; a spectator gets ``hand_view(state, None)``. The seed is added only once its
-hand is over. Nothing here writes.
+A table's board is public: every seat, pile and the centre look the same to every viewer, so a
+move's board is built once (``board_view``) and rendered once for everyone at the table. What
+depends on the viewer is kept apart: their rack and the moves they may make (``rack_view``, from
+``engine.hand_view(state, seat)``, which holds only that seat's tiles), and where each seat sits
+on their screen (``TableView.places``). The seed is shown only once its hand is over.
+
+Views hold no translated words (a bot's name, a move's label): the renderer puts those in, in
+each viewer's language, so one view serves every language. Nothing here writes, and nothing here
+imports a service.
 """
 
-import threading
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from dataclasses import dataclass, replace
 
-from django.urls import reverse
 from django.utils import timezone
 
 from games import engine, invite_selectors, teams
-from games.models import ChatMessage, Hand, Invite, Seat, Table
-from games.words import gettext_cached as _
-from games.words import language
+from games.models import ChatMessage, Game, Hand, Invite, Seat, Table
+from games.names import player_name
 
 CHAT_SHOWN = 40
 
@@ -34,44 +36,212 @@ def epoch_ms(dt) -> int | None:
     return None if dt is None else int(dt.timestamp() * 1000)
 
 
-def player_name(user) -> str:
-    if user is None:
-        return ""
-    profile = getattr(user, "profile", None)
-    name = getattr(profile, "display_name", "") if profile is not None else ""
-    return name or user.get_username().split("@")[0]
+@dataclass(frozen=True)
+class SeatView:
+    """One seat and its discard pile, as every viewer sees them."""
+
+    index: int
+    name: str  # a person's display name; "" for a bot or an empty seat (the renderer names bots)
+    bot: bool
+    empty: bool
+    reserved: bool  # an invite keeps it for someone
+    away: bool
+    manager: bool
+    team: str | None  # "A" or "B" at an Eşli table
+    team_name: str
+    count: int | None  # the seat's count in the game, once it started
+    turn: bool
+    deadline: int | None  # epoch ms when a person's turn runs out; only on the seat on turn
+    rack_size: int | None
+    pile: tuple[str, ...]  # the top tile, or the whole pile once histories are public
+    pile_size: int
+    histories_public: bool
+    declared_pairs: bool
+    showed: bool
+    okey: str | None
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
 
 
-def seat_name(seat) -> str:
-    """A person's name, "Bot 3" for a bot on seat 3, "" for an empty seat."""
-    if seat.user_id:
-        return player_name(seat.user)
-    return _("Bot %(n)d") % {"n": seat.index + 1} if seat.is_bot else ""
+@dataclass(frozen=True)
+class TeamView:
+    index: int
+    letter: str
+    name: str
+    default_name: str
+    custom: bool
+    numbers: tuple[int, int]
+    total: int | None
+    leading: bool
 
 
-def finish_label(kind: str | None) -> str:
-    return {
-        "normal": _("normal finish"),
-        "okey": _("finished with the okey"),
-        "pairs": _("finished with pairs"),
-        "pairs+okey": _("finished with pairs and the okey"),
-    }.get(kind or "", "")
+@dataclass(frozen=True)
+class CentreView:
+    """The middle of the board: indicator, stock, okey, whose turn, which hand."""
+
+    table_id: int
+    status: str
+    hand_number: int | None
+    hands_played: int
+    hand_limit: int
+    indicator: str | None
+    indicator_taken: bool
+    okey: str | None
+    stock_size: int | None
+    over: bool
+    turn: int | None  # the seat on turn while a hand runs
+    turn_name: str
+    turn_bot: bool
+    commitment: str
+    start_at: int | None  # epoch ms when the start countdown ends
+    teams: tuple[TeamView, ...] | None
 
 
-def move_label(kind: str) -> str:
-    return {
-        "draw": _("drew from the stock"),
-        "take": _("took the left discard"),
-        "discard": _("discarded"),
-        "finish": _("finished with"),
-        "show": _("showed the indicator"),
-        "pairs": _("declared pairs"),
-        "take_indicator": _("took the indicator"),
-    }.get(kind, kind)
+@dataclass(frozen=True)
+class BoardView:
+    """Everything public about a table at one version."""
+
+    table_id: int
+    version: int
+    status: str
+    mode: str
+    turn_seconds: int
+    seats: tuple[SeatView, ...]
+    centre: CentreView
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
 
 
-def mode_label(mode: str) -> str:
-    return _("Eşli Okey (partners)") if mode == "esli" else _("Düz Okey")
+@dataclass(frozen=True)
+class RackView:
+    """One seated player's own part: their tiles and the moves they may make now."""
+
+    table_id: int
+    version: int
+    seat: int
+    hand_id: int | None
+    tiles: tuple[str, ...]
+    okey: str | None
+    phase: str | None
+    drawn: str | None
+    can: tuple[str, ...]
+    away: bool
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    name: str
+    bot: bool
+    number: int
+    index: int
+    rack: tuple[str, ...]
+    delta: int
+    count: int | None
+    finisher: bool
+    showed: bool
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """A hand that is over: who finished and how, every rack, the revealed seed."""
+
+    table_id: int
+    hand_number: int
+    void: bool
+    staff_void: bool
+    finisher: int | None
+    kind: str | None
+    value: int
+    shower: int | None
+    groups: tuple[tuple[str, ...], ...]
+    tile: str | None
+    okey: str | None
+    rows: tuple[ResultRow, ...]
+    seed: str
+    commitment: str
+    next_at: int | None
+    team_rows: tuple[dict, ...] | None
+
+
+@dataclass(frozen=True)
+class GameResultRow:
+    place: int
+    name: str
+    bot: bool
+    index: int
+    count: int
+    points: float
+    team: str | None
+    team_name: str
+
+
+@dataclass(frozen=True)
+class GameResultView:
+    rows: tuple[GameResultRow, ...]
+    hands: int
+    staff: bool
+    teams: dict | None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a seat and its pile sit on one viewer's screen."""
+
+    seat: SeatView
+    position: str
+    corner: str
+    partner: bool  # Eşli: the viewer's partner, opposite them
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The whole table page for one viewer (a player, a spectator or anonymous)."""
+
+    board: BoardView
+    places: tuple[Place, ...]
+    me: int | None
+    signed_in: bool
+    is_manager: bool
+    options: dict
+    rack: RackView | None
+    result: ResultView | None
+    game_result: GameResultView | None
+    results_pending: bool
+    can_start: bool
+    bots_fill: bool
+    invites: dict | None
+
+    @property
+    def version(self) -> int:
+        return self.board.version
+
+    @property
+    def table_id(self) -> int:
+        return self.board.table_id
+
+    @property
+    def spectator(self) -> bool:
+        return self.me is None
+
+
+# ---- reading the rows ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRows:
+    """The rows a table's views are made of, read at one version."""
+
+    table: Table
+    game: Game
+    seats: tuple[Seat, ...]
+    hand: Hand | None
+    state: engine.HandState | None
+    gstate: engine.GameState | None
+    reserved: frozenset[int]
 
 
 def seat_rows(table: Table) -> list[Seat]:
@@ -82,339 +252,373 @@ def current_hand(table: Table) -> Hand | None:
     return Hand.objects.filter(game__table=table).order_by("-number").first()
 
 
-@dataclass(frozen=True)
-class TableSnapshot:
-    """What every viewer's page is made from, read at one version of the table. Viewers differ
-    only in what ``engine.hand_view`` shows them, so one snapshot serves them all."""
-
-    table: Table
-    seats: list[Seat]
-    hand: Hand | None
-    state: engine.HandState | None
-    gstate: engine.GameState | None
-    # the table's invites, read when a manager's view first needs them (most views do not)
-    _invites: list = field(default_factory=list, compare=False, repr=False)
-    _invites_lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
-    # what every viewer's view shares, made by the first view that needs it (``_seats``)
-    _shared: dict = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def version(self) -> int:
-        return self.table.game.version
-
-    def invites(self) -> list[Invite]:
-        with self._invites_lock:
-            if not self._invites:
-                self._invites.append(invite_selectors.invites_read(self.table))
-            return self._invites[0]
-
-    def invites_known(self) -> bool:
-        with self._invites_lock:
-            return bool(self._invites)
-
-    def after(self, **changes) -> "TableSnapshot":
-        """This snapshot with some parts replaced; the invites carry over when already read
-        (only a change that bumps the version through the invite services changes them)."""
-        new = replace(self, _invites=[], _invites_lock=threading.Lock(), _shared={}, **changes)
-        with self._invites_lock:
-            new._invites.extend(self._invites)
-        return new
-
-
-def table_snapshot(table: Table) -> TableSnapshot:
-    """Read ``table`` (fetched with select_related("game")): seats, current hand, states."""
-    hand = current_hand(table)
-    state = engine.hand_from_dict(hand.state) if hand is not None else None
-    if state is not None and hand.over and state.phase != "over":
-        state = staff_voided(state)  # a hand the staff voided mid-play
-    return TableSnapshot(
-        table=table,
-        seats=seat_rows(table),
-        hand=hand,
-        state=state,
-        gstate=engine.game_from_dict(table.game.state) if table.game.state else None,
-    )
-
-
-def view_reads_rows(snap: TableSnapshot, user) -> bool:
-    """Whether ``table_view(snap, user, chat=False)`` reads rows beyond the snapshot: the live
-    invites of an open table (its reserved seats), and the manager's invites until the
-    snapshot has them. Otherwise it can run in the event loop, where no query may run."""
-    table = snap.table
-    if table.status == Table.Status.OPEN:
-        return True
-    manager = user is not None and user.is_authenticated and user.pk == table.manager_id
-    return manager and not snap.invites_known()
-
-
-def table_view(table: Table | TableSnapshot, user, *, chat: bool = True) -> dict:
-    """Everything the table page shows to ``user`` (a player, a spectator or anonymous)."""
-    snap = table if isinstance(table, TableSnapshot) else table_snapshot(table)
-    table, seats, hand, state, gstate = (
-        snap.table, snap.seats, snap.hand, snap.state, snap.gstate
-    )  # fmt: skip
-    game = table.game
-    me = next(
-        (
-            s.index
-            for s in seats
-            if user is not None and user.is_authenticated and s.user_id == user.pk
-        ),
-        None,
-    )
-    view = engine.hand_view(state, me) if state is not None else None
-    opts = table.options
-    ctx = {
-        "table": table,
-        "options": opts,
-        "mode_label": mode_label(table.mode),
-        "version": game.version,
-        "server_now": epoch_ms(timezone.now()),
-        "me": me,
-        "spectator": me is None,
-        "signed_in": bool(user is not None and user.is_authenticated),
-        "is_manager": bool(
-            user is not None and user.is_authenticated and user.pk == table.manager_id
-        ),
-        "status": table.status,
-        "start_at": epoch_ms(table.start_at) if table.status == Table.Status.STARTING else None,
-        "can_start": table.status == Table.Status.OPEN
-        and (bool(opts.get("bots_fill", True)) or all(s.user_id or s.is_bot for s in seats)),
-        "bots_fill": bool(opts.get("bots_fill", True)),
-        "results_pending": game.status == "over" and not game.results,
-        "hand": None,
-        "rack": None,
-        "can": [],
-        "result": None,
-        "game_result": None,
-        "hands_played": gstate.hands_played if gstate else 0,
-    }
-    ctx["seats"] = _seats(snap, me, view)
-    # Eşli teams, reserved seats and the manager's invites (issue 6)
-    invite_selectors.seats_mark_reserved(table, ctx["seats"])
-    if any(s["reserved"] for s in ctx["seats"]):
-        ctx["can_start"] = False  # an invited player is waited for (services.invites)
-    ctx["teams"] = teams.teams_view(table, ctx["seats"], gstate, me)
-    for s in ctx["seats"]:
-        s["team_name"] = ctx["teams"][teams.team_of(s["index"])]["name"] if ctx["teams"] else ""
-    ctx["invites"] = invite_selectors.invites_panel(table, user, ctx["seats"], snap.invites)
-    if view is not None:
-        ctx["hand"] = _hand(table, hand, view, opts)
-        if any(s["is_turn"] and s["is_bot"] for s in ctx["seats"]):
-            ctx["hand"]["deadline"] = None  # a bot's pause is no clock to watch
-        ctx["rack"] = view["rack"]
-        ctx["can"] = view["can"]
-        if hand.over:
-            ctx["result"] = _result(table, hand, view, ctx["seats"], gstate)
-            ctx["result"]["teams"] = _result_teams(view["result"], ctx["teams"])
-    if game.results:
-        ctx["game_result"] = _game_result(game.results, ctx["seats"])
-        ctx["game_result"]["teams"] = teams.game_teams(game.results, ctx["teams"])
-    if chat:
-        ctx["chat"] = chat_view(table, user)
-    return ctx
-
-
-def _seats(snap: TableSnapshot, me, view) -> list[dict]:
-    """The seat rows as ``me`` sees them: the rows every viewer shares (``_seat_rows``), with
-    what depends on the viewer, where each seat sits around them first."""
-    seats, table = snap.seats, snap.table
-    n = len(seats)
-    origin = me if me is not None else 0
-    key = ("seats", language())  # a bot's name is translated
-    shared = snap._shared.get(key)
-    if shared is None:
-        shared = snap._shared.setdefault(key, _seat_rows(snap, view))
-    left_of_turn = (view["turn"] - 1) % n if view is not None else None
-    take = view is not None and "take" in view["can"]
-    esli = table.mode == "esli" and me is not None
-    out = []
-    for s, common in zip(seats, shared, strict=True):
-        position = POSITIONS[n][(s.index - origin) % n]
-        row = dict(common)
-        row.update(
-            is_you=s.index == me,
-            position=position,
-            pile_corner=PILE_CORNER[position],
-            # the pile the viewer may take from now (the engine says when)
-            takeable=take and s.index == left_of_turn,
-            # Eşli: partners sit opposite (seats 1 and 3, 2 and 4)
-            partner=esli and (s.index - me) % 4 == 2,
-        )
-        out.append(row)
-    return out
-
-
-def _seat_rows(snap: TableSnapshot, view) -> list[dict]:
-    """What a seat row shows alike to every viewer of ``snap``; ``view`` is any viewer's view
-    of its hand (the public part is the same in all of them). The keys are in the order that
-    ``_seats`` always gives them, so a row's cache key (okey.seat) is the same for each."""
-    table, gstate = snap.table, snap.gstate
-    out = []
-    for s in snap.seats:
-        row = {
-            "index": s.index,
-            "number": s.index + 1,
-            "name": seat_name(s),
-            "empty": s.user_id is None and not s.is_bot,
-            "is_bot": s.is_bot,
-            "away": s.away,
-            "is_you": False,
-            "is_manager": s.user_id is not None and s.user_id == table.manager_id,
-            "position": None,
-            "pile_corner": None,
-            "count": gstate.counts[s.index] if gstate else None,
-            "team": "AB"[teams.team_of(s.index)] if table.mode == "esli" else None,
-            "is_turn": False,
-            "rack_size": None,
-            "pile": [],
-            "pile_size": 0,
-            "takeable": False,
-            "declared_pairs": False,
-            "showed": False,
-            "partner": False,
-        }
-        if view is not None:
-            over = view["phase"] == "over"
-            row.update(
-                is_turn=not over and view["turn"] == s.index,
-                rack_size=view["rack_sizes"][s.index],
-                pile=view["discards"][s.index],
-                pile_size=view["discard_sizes"][s.index],
-                declared_pairs=s.index in view["pairs_declared"],
-                showed=view["shown_by"] == s.index,
-            )
-        out.append(row)
-    return out
-
-
-def verify_url(table_id: int, number: int) -> str:
-    """The page that checks hand ``number``'s deal; in the active language's URL prefix."""
-    return _verify_url(table_id, number, language())
-
-
-# every frame links the previous hand: reversing the URL each time was a tenth of a frame's view
-@lru_cache(maxsize=4096)
-def _verify_url(table_id: int, number: int, language: str) -> str:
-    return reverse("games:verify", args=[table_id, number])
-
-
-def _hand(table: Table, hand: Hand, view: dict, opts: dict) -> dict:
-    deadline = None
-    if view["phase"] != "over":
-        # when the server plays for the seat on turn (games.services.deadlines)
-        deadline = epoch_ms(table.game.deadline)
-    return {
-        "id": hand.pk,
-        "number": hand.number,
-        "previous_url": verify_url(table.pk, hand.number - 1) if hand.number > 1 else None,
-        "commitment": hand.commitment,
-        "indicator": view["indicator"],
-        "okey": view["okey"],
-        "indicator_taken": view["indicator_taken_by"] is not None,
-        "stock_size": view["stock_size"],
-        "phase": view["phase"],
-        "turn": view["turn"],
-        "deadline": deadline,
-        "histories_public": view["histories_public"],
-        "drawn": view["drawn"],
-        "over": hand.over,
-    }
-
-
-def _result(table, hand: Hand, view: dict, seats: list[dict], gstate) -> dict:
-    res = view["result"]
-    racks = view["racks"] or []
-    rows = []
-    for s in seats:
-        i = s["index"]
-        rows.append(
-            {
-                "name": s["name"],
-                "number": s["number"],
-                "is_you": s["is_you"],
-                "rack": racks[i] if i < len(racks) else [],
-                "delta": res["deltas"][i] if res["deltas"] else 0,
-                "count": s["count"],
-                "finisher": res["finisher"] == i,
-                "showed": res["shower"] == i,
-            }
-        )
-    next_at = None
-    if gstate is not None and not gstate.over and hand.ended is not None:
-        from games.services.hands import NEXT_HAND_AFTER_VOID_SECONDS, NEXT_HAND_SECONDS
-
-        pause = NEXT_HAND_AFTER_VOID_SECONDS if res["void"] else NEXT_HAND_SECONDS
-        next_at = epoch_ms(hand.ended) + pause * 1000
-    return {
-        "void": res["void"],
-        "staff_void": bool((hand.result or {}).get("staff")),
-        "finisher": seats[res["finisher"]]["name"] if res["finisher"] is not None else None,
-        "kind": res["kind"],
-        "kind_label": finish_label(res["kind"]),
-        "value": res["value"],
-        "shower": seats[res["shower"]]["name"] if res["shower"] is not None else None,
-        "groups": res["groups"],
-        "tile": res["tile"],
-        "rows": rows,
-        "seed": bytes(hand.seed).hex(),  # the hand is over: the seed may be revealed
-        "commitment": hand.commitment,
-        "verify_url": verify_url(table.pk, hand.number),
-        "next_at": next_at,
-    }
-
-
-def _game_result(results: dict, seats: list[dict]) -> dict:
-    rows = [
-        {
-            "place": results["places"][s["index"]],
-            "name": s["name"],
-            "is_you": s["is_you"],
-            "count": results["counts"][s["index"]],
-            "points": results["points"][s["index"]],
-            "team": s["team"],
-            "team_name": s.get("team_name", ""),
-        }
-        for s in seats
-    ]
-    rows.sort(key=lambda r: (r["place"], r["team"] or "", r["count"]))
-    # Eşli: table_view adds the teams (names, totals, the winner) from games.teams
-    return {
-        "rows": rows,
-        "hands": results["hands"],
-        "teams": results.get("teams"),
-        "staff": bool(results.get("staff")),
-    }
-
-
-def staff_voided(state: engine.HandState) -> engine.HandState:
-    """How a hand that staff stopped is shown: as a void hand, every rack open. The stored state
-    stays what its moves made (games.services.staff); only the view sees it over."""
-    from dataclasses import replace
-
-    void = engine.HandResult(void=True, deltas=(0,) * state.n)
-    return replace(state, phase="over", drawn=None, drawn_from_left=None, result=void)
-
-
-def _result_teams(res: dict, team_rows) -> list[dict] | None:
-    """Eşli hand end: each team's change this hand and its total after it."""
-    deltas = teams.team_deltas(res["deltas"])
-    if team_rows is None or deltas is None:
+def hand_shown(hand: Hand | None) -> engine.HandState | None:
+    """A hand's state as players see it: one the staff stopped is shown over, as void."""
+    if hand is None:
         return None
-    return [{**t, "delta": deltas[t["index"]]} for t in team_rows]
+    state = engine.hand_from_dict(hand.state)
+    if hand.over and state.phase != "over":
+        void = engine.HandResult(void=True, deltas=(0,) * state.n)
+        state = replace(state, phase="over", drawn=None, drawn_from_left=None, result=void)
+    return state
 
 
-def chat_view(table: Table, user) -> list[dict]:
+def table_rows(table_id: int) -> TableRows | None:
+    table = Table.objects.select_related("game").filter(pk=table_id).first()
+    if table is None:
+        return None
+    hand = current_hand(table)
+    game = table.game
+    reserved = (
+        frozenset(invite_selectors.seats_reserved(table))
+        if table.status == Table.Status.OPEN
+        else frozenset()
+    )
+    return TableRows(
+        table=table,
+        game=game,
+        seats=tuple(seat_rows(table)),
+        hand=hand,
+        state=hand_shown(hand),
+        gstate=engine.game_from_dict(game.state) if game.state else None,
+        reserved=reserved,
+    )
+
+
+# ---- the public board ---------------------------------------------------------------------
+
+
+def board_view(
+    table: Table,
+    game: Game,
+    seats,
+    hand: Hand | None,
+    state: engine.HandState | None,
+    gstate: engine.GameState | None,
+    reserved=frozenset(),
+) -> BoardView:
+    """The board every viewer shares, from rows already read (no query)."""
+    public = engine.hand_view(state, None) if state is not None else None
+    playing = public is not None and public["phase"] != "over"
+    turn = public["turn"] if playing else None
+    turn_row = next((s for s in seats if s.index == turn), None)
+    team_names = _team_names(table, seats)
+    okey = public["okey"] if public else None
+    seat_views = tuple(
+        _seat_view(table, game, s, public, gstate, turn, reserved, team_names, okey) for s in seats
+    )
+    centre = CentreView(
+        table_id=table.pk,
+        status=table.status,
+        hand_number=hand.number if hand is not None else None,
+        hands_played=gstate.hands_played if gstate else 0,
+        hand_limit=int(table.options.get("hand_limit", 8)),
+        indicator=public["indicator"] if public else None,
+        indicator_taken=bool(public and public["indicator_taken_by"] is not None),
+        okey=okey,
+        stock_size=public["stock_size"] if public else None,
+        over=bool(hand is not None and hand.over),
+        turn=turn,
+        turn_name=player_name(turn_row.user) if turn_row and turn_row.user_id else "",
+        turn_bot=bool(turn_row and turn_row.is_bot),
+        commitment=hand.commitment if hand is not None else "",
+        start_at=epoch_ms(table.start_at) if table.status == Table.Status.STARTING else None,
+        teams=_teams(table, gstate, team_names),
+    )
+    return BoardView(
+        table_id=table.pk,
+        version=game.version,
+        status=table.status,
+        mode=table.mode,
+        turn_seconds=int(table.options.get("turn_seconds", 30)),
+        seats=seat_views,
+        centre=centre,
+    )
+
+
+def _seat_view(table, game, s: Seat, public, gstate, turn, reserved, team_names, okey) -> SeatView:
+    empty = s.user_id is None and not s.is_bot
+    on_turn = turn == s.index
+    esli = table.mode == "esli"
+    return SeatView(
+        index=s.index,
+        name=player_name(s.user) if s.user_id else "",
+        bot=s.is_bot,
+        empty=empty,
+        reserved=empty and s.index in reserved,
+        away=s.away,
+        manager=s.user_id is not None and s.user_id == table.manager_id,
+        team="AB"[teams.team_of(s.index)] if esli else None,
+        team_name=team_names[teams.team_of(s.index)] if esli else "",
+        count=gstate.counts[s.index] if gstate else None,
+        turn=on_turn,
+        # a bot's pause is no clock to watch
+        deadline=epoch_ms(game.deadline) if on_turn and not s.is_bot else None,
+        rack_size=public["rack_sizes"][s.index] if public else None,
+        pile=tuple(public["discards"][s.index]) if public else (),
+        pile_size=public["discard_sizes"][s.index] if public else 0,
+        histories_public=bool(public and public["histories_public"]),
+        declared_pairs=bool(public and s.index in public["pairs_declared"]),
+        showed=bool(public and public["shown_by"] == s.index),
+        okey=okey,
+    )
+
+
+def _team_names(table: Table, seats) -> tuple[str, str] | None:
+    """Eşli: the names the manager gave, else the partners' names once both sit; "" leaves the
+    default ("Team A") to the renderer, in the viewer's language."""
+    if table.mode != "esli":
+        return None
+    names = {
+        s.index: (player_name(s.user) if s.user_id else ("bot" if s.is_bot else "")) for s in seats
+    }
+    custom = (table.team_a_name, table.team_b_name)
+    out = []
+    for t in (0, 1):
+        members = [s for s in seats if teams.team_of(s.index) == t]
+        people = [player_name(s.user) for s in members if s.user_id]
+        if custom[t]:
+            out.append(custom[t])
+        elif len(people) == 2 and all(names[s.index] for s in members):
+            out.append(" & ".join(people))
+        else:
+            out.append("")
+    return out[0], out[1]
+
+
+def _teams(table: Table, gstate, names) -> tuple[TeamView, ...] | None:
+    if names is None:
+        return None
+    totals = engine.team_totals(gstate) if gstate is not None else None
+    leading = None
+    if totals is not None and totals[0] != totals[1]:
+        leading = 0 if totals[0] < totals[1] else 1
+    return tuple(
+        TeamView(
+            index=t,
+            letter="AB"[t],
+            name=names[t],
+            default_name="",
+            custom=bool((table.team_a_name, table.team_b_name)[t]),
+            numbers=(t + 1, t + 3),
+            total=totals[t] if totals is not None else None,
+            leading=leading == t,
+        )
+        for t in (0, 1)
+    )
+
+
+# ---- one player's own part ----------------------------------------------------------------
+
+
+def rack_view(
+    table_id: int, version: int, seat: Seat, hand: Hand | None, state: engine.HandState | None
+) -> RackView:
+    """The seat's own tiles and moves: only ever sent to that seat's player."""
+    view = engine.hand_view(state, seat.index) if state is not None else None
+    return RackView(
+        table_id=table_id,
+        version=version,
+        seat=seat.index,
+        hand_id=hand.pk if hand is not None else None,
+        tiles=tuple(view["rack"]) if view else (),
+        okey=view["okey"] if view else None,
+        # the phase is the player's only while they may move: others' moves leave it alone
+        phase=view["phase"] if view and view["can"] else None,
+        drawn=view["drawn"] if view else None,
+        can=tuple(view["can"]) if view else (),
+        away=seat.away,
+    )
+
+
+# ---- the whole page for one viewer --------------------------------------------------------
+
+
+def viewer_seat(seats, user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s.index for s in seats if s.user_id == user.pk), None)
+
+
+def places_for(board: BoardView, me: int | None) -> tuple[Place, ...]:
+    n = board.n
+    origin = me if me is not None else 0
+    out = []
+    for s in board.seats:
+        position = POSITIONS[n][(s.index - origin) % n]
+        partner = board.mode == "esli" and me is not None and (s.index - me) % 4 == 2
+        out.append(Place(seat=s, position=position, corner=PILE_CORNER[position], partner=partner))
+    return tuple(out)
+
+
+def table_view(rows: TableRows, user) -> TableView:
+    """Everything the table page shows to ``user``."""
+    table, game, seats, hand, state = rows.table, rows.game, rows.seats, rows.hand, rows.state
+    board = board_view(table, game, seats, hand, state, rows.gstate, rows.reserved)
+    me = viewer_seat(seats, user)
+    signed_in = bool(user is not None and user.is_authenticated)
+    is_manager = signed_in and user.pk == table.manager_id
+    opts = table.options
+    bots_fill = bool(opts.get("bots_fill", True))
+    can_start = (
+        table.status == Table.Status.OPEN
+        and (bots_fill or all(s.user_id or s.is_bot for s in seats))
+        and not any(s.reserved for s in board.seats)
+    )
+    rack = rack_view(table.pk, game.version, seats[me], hand, state) if me is not None else None
+    result = None
+    if hand is not None and hand.over and state is not None:
+        result = result_view(table, game, hand, state, board, rows.gstate)
+    invites = None
+    if is_manager:
+        invites = invite_selectors.invites_panel(table, user, [_seat_row(s) for s in board.seats])
+    return TableView(
+        board=board,
+        places=places_for(board, me),
+        me=me,
+        signed_in=signed_in,
+        is_manager=is_manager,
+        options=dict(opts),
+        rack=rack,
+        result=result,
+        game_result=_game_result(game.results, board) if game.results else None,
+        results_pending=game.status == Game.Status.OVER and not game.results,
+        can_start=can_start,
+        bots_fill=bots_fill,
+        invites=invites,
+    )
+
+
+def _seat_row(s: SeatView) -> dict:
+    """The seat as the invites panel reads it."""
+    return {
+        "index": s.index,
+        "number": s.number,
+        "empty": s.empty,
+        "reserved": s.reserved,
+        "is_manager": s.manager,
+    }
+
+
+def result_view(
+    table: Table, game: Game, hand: Hand, state, board: BoardView, gstate
+) -> ResultView:
+    res = engine.hand_view(state, None)
+    result = res["result"]
+    racks = res["racks"] or []
+    rows = tuple(
+        ResultRow(
+            name=s.name,
+            bot=s.bot,
+            number=s.number,
+            index=s.index,
+            rack=tuple(racks[s.index]) if s.index < len(racks) else (),
+            delta=result["deltas"][s.index] if result["deltas"] else 0,
+            count=s.count,
+            finisher=result["finisher"] == s.index,
+            showed=result["shower"] == s.index,
+        )
+        for s in board.seats
+    )
+    # the next deal is the table's deadline while the game goes on (games.services.deadlines)
+    next_at = None
+    if gstate is not None and not gstate.over:
+        next_at = epoch_ms(game.deadline)
+    team_rows = None
+    deltas = teams.team_deltas(result["deltas"])
+    if board.centre.teams is not None and deltas is not None:
+        team_rows = tuple(
+            {"team": t, "delta": deltas[t.index]} for t in board.centre.teams
+        )  # fmt: skip
+    return ResultView(
+        table_id=table.pk,
+        hand_number=hand.number,
+        void=result["void"],
+        staff_void=bool((hand.result or {}).get("staff")),
+        finisher=result["finisher"],
+        kind=result["kind"],
+        value=result["value"],
+        shower=result["shower"],
+        groups=tuple(tuple(g) for g in result["groups"] or ()),
+        tile=result["tile"],
+        okey=res["okey"],
+        rows=rows,
+        seed=bytes(hand.seed).hex(),  # the hand is over: the seed may be revealed
+        commitment=hand.commitment,
+        next_at=next_at,
+        team_rows=team_rows,
+    )
+
+
+def _game_result(results: dict, board: BoardView) -> GameResultView:
+    rows = sorted(
+        (
+            GameResultRow(
+                place=results["places"][s.index],
+                name=s.name,
+                bot=s.bot,
+                index=s.index,
+                count=results["counts"][s.index],
+                points=results["points"][s.index],
+                team=s.team,
+                team_name=s.team_name,
+            )
+            for s in board.seats
+        ),
+        key=lambda r: (r.place, r.team or "", r.count),
+    )
+    game_teams = None
+    if board.centre.teams is not None and results.get("teams"):
+        totals = results["teams"]
+        game_teams = {
+            "rows": [
+                {
+                    "team": t,
+                    "total": totals[t.index],
+                    "points": results["points"][t.index],
+                    "won": totals[t.index] < totals[1 - t.index],
+                }
+                for t in board.centre.teams
+            ],  # fmt: skip
+            "draw": totals[0] == totals[1],
+        }
+    return GameResultView(
+        rows=tuple(rows),
+        hands=results["hands"],
+        staff=bool(results.get("staff")),
+        teams=game_teams,
+    )
+
+
+def board_with(board: BoardView, **changes) -> BoardView:
+    return replace(board, **changes)
+
+
+# ---- chat and lobby -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    id: int
+    author: int
+    name: str
+    text: str
+    time: object
+
+
+def chat_lines(table_id: int) -> tuple[ChatLine, ...]:
     messages = list(
-        ChatMessage.objects.filter(table=table)
+        ChatMessage.objects.filter(table_id=table_id)
         .select_related("user", "user__profile")
         .order_by("-created", "-id")[:CHAT_SHOWN]
     )
-    uid = user.pk if user is not None and user.is_authenticated else None
-    return [
-        {"name": player_name(m.user), "text": m.text, "time": m.created, "is_you": m.user_id == uid}
-        for m in reversed(messages)
-    ]
+    return tuple(chat_line(m) for m in reversed(messages))
+
+
+def chat_line(m: ChatMessage) -> ChatLine:
+    return ChatLine(
+        id=m.pk, author=m.user_id, name=player_name(m.user), text=m.text, time=m.created
+    )
 
 
 def lobby_tables(user) -> list[dict]:
@@ -437,7 +641,7 @@ def lobby_tables(user) -> list[dict]:
             {
                 "table": t,
                 "id": t.pk,
-                "mode_label": mode_label(t.mode),
+                "mode": t.mode,
                 "options": t.options,
                 "status": t.status,
                 "status_label": t.get_status_display(),
@@ -446,7 +650,8 @@ def lobby_tables(user) -> list[dict]:
                     {
                         "index": s.index,
                         "number": s.index + 1,
-                        "name": seat_name(s),
+                        "name": player_name(s.user) if s.user_id else "",
+                        "bot": s.is_bot,
                         "free": s.user_id is None
                         and not s.is_bot
                         and (t.pk, s.index) not in reserved,

@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -16,7 +17,10 @@ from django.views.decorators.http import require_GET, require_POST
 from games import engine, selectors, services
 from games.forms import TableForm
 from games.invite_selectors import my_tables
+from games.labels import mode_label, move_label
 from games.models import Hand, Move, Table
+from games.names import player_name
+from games.render import frame_full as render_frame
 from games.services import ServiceError
 
 
@@ -60,9 +64,18 @@ def ws_url(table_id: int) -> str:
 
 
 def table_detail(request, table_id):
-    table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
-    ctx = selectors.table_view(table, request.user)
-    ctx["ws_url"] = ws_url(table.pk)
+    rows = selectors.table_rows(table_id)
+    if rows is None:
+        raise Http404
+    view = selectors.table_view(rows, request.user)
+    ctx = {
+        "table": rows.table,
+        "view": view,
+        "chat": selectors.chat_lines(rows.table.pk),
+        "mode_label": mode_label(rows.table.mode),
+        "ws_url": ws_url(rows.table.pk),
+        "server_now": selectors.epoch_ms(timezone.now()),
+    }
     return render(request, "games/table.html", ctx)
 
 
@@ -171,9 +184,10 @@ def table_move(request, table_id):
     except ServiceError as e:
         return _refusal(request, table_id, e)
     if request.htmx:
-        table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
-        ctx = selectors.table_view(table, request.user, chat=False)
-        return render(request, "games/table.html#frame", ctx)
+        rows = selectors.table_rows(table_id)
+        if rows is None:
+            raise Http404
+        return HttpResponse(render_frame(selectors.table_view(rows, request.user)))
     return redirect("games:table", table_id)
 
 
@@ -225,7 +239,7 @@ def hand_verify(request, table_id, number):
             okey=engine.format_tile(dealt.okey),
             racks=[
                 {
-                    "name": selectors.player_name(s.user) if s.user else s.index + 1,
+                    "name": player_name(s.user) if s.user else s.index + 1,
                     "tiles": [engine.format_tile(t) for t in dealt.racks[s.index]],
                 }
                 for s in seats
@@ -234,10 +248,10 @@ def hand_verify(request, table_id, number):
             moves=[
                 {
                     "seq": m["seq"],
-                    "name": selectors.player_name(seats[m["seat"]].user)
+                    "name": player_name(seats[m["seat"]].user)
                     if seats[m["seat"]].user
                     else m["seat"] + 1,
-                    "kind": selectors.move_label(m["kind"]),
+                    "kind": move_label(m["kind"]),
                     "tile": m.get("tile", ""),
                 }
                 for m in (dict(d, seq=i) for i, d in enumerate(moves, start=1))

@@ -116,10 +116,6 @@ def _celery_url(url: str) -> str:
     return url
 
 
-# Threads for the sockets' database work and rendering in each daphne process, each with its own
-# database connection (games/socket_threads.py); 0: Channels' single thread.
-OKEY_SOCKET_DB_THREADS = env.int("OKEY_SOCKET_DB_THREADS", default=4)
-
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

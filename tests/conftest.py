@@ -8,9 +8,6 @@
 - The cache (locmem in tests, see the plugin) is cleared before every test, so rate-limit
   counters never leak from one test into the next.
 - Passwords are hashed with a fast hasher: PBKDF2's cost is for attackers, not for tests.
-- Consumers run their database work in the test's thread (OKEY_SOCKET_DB_THREADS=0), on the
-  test's connection and inside its transaction; the pool of threads that daphne uses runs in
-  the browser tests' daphne.
 - Browser tests run last: they are the slowest, and the quick tests fail first.
 """
 
@@ -22,7 +19,6 @@ FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 def pytest_configure(config):
     settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
-    settings.OKEY_SOCKET_DB_THREADS = 0
 
 
 @pytest.fixture(scope="session")
@@ -42,15 +38,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 def _cache_clear():
     from django.core.cache import cache
 
-    from games.snapshots import snapshots_clear
-
     # Only the per-process cache: clearing a Redis cache would flush a shared database.
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
-    # A test's rolled-back rows leave their ids to the next test's (SQLite's AUTOINCREMENT
-    # counter is rolled back with them): a table snapshot kept from one test would pass for
-    # another's table.
-    snapshots_clear()
     yield
 
 

@@ -86,21 +86,3 @@ def test_every_page_carries_htmx_and_the_language_switch(client):
     assert "/static/vendor/htmx-ext-ws-2.0.4.min.js" in html
     assert 'action="/i18n/setlang/"' in html
     assert 'value="en"' in html and 'value="tr"' in html
-
-
-def test_words_follow_the_language_a_socket_renders_in():
-    # games.words keeps the language of a frame being built in a thread-local: each socket's
-    # words must be in its own language, and Django's active language must come back after
-    from django.utils import translation
-
-    from games.words import gettext_cached, language, language_active
-
-    with translation.override("en"):
-        with language_active("tr"):
-            assert (language(), gettext_cached("stock")) == ("tr", "deste")
-            with language_active("en"):
-                assert (language(), gettext_cached("stock")) == ("en", "stock")
-            assert gettext_cached("The table") == "Masa"
-        assert (language(), gettext_cached("stock")) == ("en", "stock")
-        translation.activate("tr")
-        assert gettext_cached("stock") == "deste"  # outside a block: Django's own language

@@ -39,5 +39,5 @@ def chat_post(*, table_id, user, text) -> ChatMessage:
         if recent >= CHAT_BURST:
             raise ServiceError("chat_fast", _("You are writing too fast; wait a few seconds."))
         message = ChatMessage.objects.create(table=table, user=user, text=text)
-        transaction.on_commit(partial(broadcast.chat_changed, table.pk))
+        transaction.on_commit(partial(broadcast.chat_publish, table.pk, message))
     return message

@@ -25,11 +25,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Invite, Seat, Table
+from games.reserved import invite_hours, seats_reserved
 
 from .errors import ServiceError
 from .tables import table_bump, table_lock
 
-INVITE_HOURS_DEFAULT = 48
 INVITES_PER_HOUR = 20  # e-mails one manager may send in an hour, resends included
 RESENDS_MAX = 5  # sends of one invite, the first included
 SESSION_KEY = "okey_invite"  # the token of the link this browser followed, kept through sign-up
@@ -39,21 +39,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def invite_hours() -> int:
-    return int(getattr(settings, "OKEY_INVITE_HOURS", INVITE_HOURS_DEFAULT))
-
-
 def _signed_in(user) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
-
-
-def invites_live(table: Table):
-    return table.invites.filter(status=Invite.Status.SENT, expires_at__gt=timezone.now())
-
-
-def seats_reserved(table: Table) -> dict[int, Invite]:
-    """Seat index -> the live invite that reserves it."""
-    return {i.seat_index: i for i in invites_live(table)}
 
 
 def seat_refusal(table: Table, seat: Seat, user) -> ServiceError | None:
@@ -354,7 +341,8 @@ def invite_url(token: str) -> str:
 
 def invite_email(invite: Invite, token: str) -> EmailMessage:
     """The invite e-mail, written in the inviter's language."""
-    from games.selectors import mode_label, player_name
+    from games.labels import mode_label
+    from games.names import player_name
 
     table = invite.table
     with translation.override(invite.language):

@@ -7,26 +7,30 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
+from games import broadcast, engine, events, store
+from games.events import MoveEvent
 from games.models import Game, Hand, Move, Seat
-from games.snapshots import snapshot_after_move, snapshot_hand_state
 
 from .errors import ServiceError, engine_error
 from .hands import game_finish
-from .rows import row_insert, row_update, rows_batched
-from .tables import table_bump, table_lock_for_move, version_check
+from .tables import table_bump, version_check
 
 MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
 
 
 @dataclass(frozen=True)
 class MoveOutcome:
+    """What a move committed."""
+
     version: int  # the table's version right after the move
     seq: int  # the move's place in its hand's log
     hand_number: int
     hand_over: bool = False
     game_over: bool = False
     duplicate: bool = False  # a retry of an applied move: nothing was applied again
+    state: engine.HandState | None = None  # the hand after the move (None for a retry)
+    move: Move | None = None
+    event: MoveEvent | None = None  # None for a retry, and for a move that ended the hand
 
 
 def _malformed(detail=None) -> ServiceError:
@@ -90,7 +94,7 @@ def _outcome_of(move: Move) -> MoveOutcome:
 def move_submit(
     *, table_id, user=None, seat=None, move, expected_version, idempotency_key=None, auto=False
 ) -> MoveOutcome:
-    """Apply one move at most once.
+    """Apply one move at most once, and return what it committed.
 
     ``user`` is the mover for a person; server-side callers (timeouts, bots) pass ``seat`` and
     no user. ``expected_version`` is the table version the mover saw (None: do not check).
@@ -98,21 +102,17 @@ def move_submit(
     """
     clean = _move_clean(move)
     key = _key_clean(idempotency_key)
-    # the hand as this process last showed it: its state is not read again if it is still that
-    known = snapshot_hand_state(table_id)
     with transaction.atomic():
-        # the seats too: the deadline that the move sets needs the next seat
-        game, table, latest, seats = table_lock_for_move(table_id, known and known[0])
+        rows = store.move_rows_lock(table_id)
+        if rows is None:
+            raise ServiceError("no_table", _("There is no such table."))
+        game, table, latest, seats = rows.game, rows.table, rows.hand, rows.seats
         if key is not None and latest is not None and expected_version != game.version:
             # A retry of an applied move carries the version from before it, which is no longer
             # the table's (every move bumps it), so only a move that would be refused as stale,
             # or one that names no version, can be a retry. Looked up in the latest hand only,
             # through its (hand, key) index; a retry from an earlier hand is refused as stale.
-            done = (
-                Move.objects.select_related("hand__game")
-                .filter(hand=latest, idempotency_key=key)
-                .first()
-            )
+            done = store.move_by_key(latest, key)
             if done is not None:
                 return _outcome_of(done)
         row = _seat_resolve(seats, user, seat)
@@ -120,68 +120,74 @@ def move_submit(
         if hand is None or hand.over:
             raise ServiceError("no_hand", _("There is no hand being played at this table."))
         version_check(game, expected_version)
-        state = known[1] if hand.state is None else engine.hand_from_dict(hand.state)
+        state = engine.hand_from_dict(hand.state)
         try:
             new = engine.hand_apply(state, engine.move_from_dict({**clean, "seat": row.index}))
         except engine.IllegalMove as e:
             raise engine_error(e) from None
+        gstate = engine.game_from_dict(game.state)
+        before, own_before = events.board_before(
+            table=table, game=game, seats=seats, hand=hand, gstate=gstate, state=state
+        )
         now = timezone.now()
         hand.state = engine.hand_to_dict(new)
         hand.version += 1
         if new.turn != state.turn or new.phase == "over":
             hand.turn_started = now
-        outcome = _hand_end(game, table, hand, new, now) if new.phase == "over" else {}
-        # the hand, the game and the move: written in one query, with the COMMIT when this is
-        # the whole transaction (nothing below may touch the database)
-        with rows_batched(last=True):
-            # only what a move changes: the seed, commitment and deal stay as they were written
-            row_update(hand, ("state", "version", "turn_started", "over", "ended", "result"))
-            if not auto and (row.away or row.timeouts_in_row):
-                # the player acted: they are back (before the bump, which sets their turn's time)
-                row.away, row.timeouts_in_row = False, 0
-                row.save(update_fields=["away", "timeouts_in_row"])
-            elif not auto and new.phase != "over":
-                # Only the hand changed: this process's sockets can show the move without reading
-                # the table again. Registered before the bump so that it runs before the broadcast.
-                transaction.on_commit(partial(snapshot_after_move, game, hand, new))
-            # the bump also sets the table's next deadline: this turn's, the next deal, the results
-            version = table_bump(
-                game,
-                lobby=outcome.get("game_over", False),
-                hand=hand,
-                seats=seats,
-                game_changed=new.phase == "over",
-            )
-            row_insert(
-                Move(
-                    hand=hand,
-                    seq=hand.version,
-                    seat=row.index,
-                    kind=clean["kind"],
-                    tile=clean.get("tile", "").upper(),
-                    user=user,
-                    auto=auto,
-                    version=version,
-                    idempotency_key=key,
-                )
-            )
+        game_over = _hand_end(game, table, hand, new, now) if new.phase == "over" else False
+        store.hand_save(hand)
+        if not auto and (row.away or row.timeouts_in_row):
+            # the player acted: they are back (before the bump, which sets their turn's time)
+            row.away, row.timeouts_in_row = False, 0
+            row.save(update_fields=["away", "timeouts_in_row"])
+        over = new.phase == "over"
+        # the bump also sets the table's next deadline: this turn's, the next deal, the results
+        version = table_bump(
+            game, lobby=game_over, hand=hand, seats=seats, game_changed=over, announce=over
+        )
+        done = Move(
+            hand=hand,
+            seq=hand.version,
+            seat=row.index,
+            kind=clean["kind"],
+            tile=clean.get("tile", "").upper(),
+            user=user,
+            auto=auto,
+            version=version,
+            idempotency_key=key,
+        )
+        store.move_append(done)
+        event = None
+        if not over:
+            # A move within a hand is sent as itself. A hand's end changes the whole table (the
+            # results, every rack shown): table_bump announced it, and each page shows it whole.
+            event = events.move_event(
+                table=table, game=game, seats=seats, hand=hand, gstate=gstate, before=before,
+                own_before=own_before, state=state, new=new, seat=row.index, kind=clean["kind"],
+                tile=clean.get("tile", "").upper() or None,
+            )  # fmt: skip
+            transaction.on_commit(partial(broadcast.event_publish, event))
         return MoveOutcome(
             version=version,
             seq=hand.version,
             hand_number=hand.number,
-            hand_over=new.phase == "over",
-            game_over=outcome.get("game_over", False),
+            hand_over=over,
+            game_over=game_over,
+            state=new,
+            move=done,
+            event=event,
         )
 
 
-def _hand_end(game: Game, table, hand: Hand, new, now) -> dict:
+def _hand_end(game: Game, table, hand: Hand, new, now) -> bool:
     """Apply a finished or void hand to the game: the game ends (its results follow in a task),
-    or the next deal follows after a pause (both are deadlines, see games.services.deadlines)."""
+    or the next deal follows after a pause (both are deadlines, see games.services.deadlines).
+    True when the game is over."""
     hand.over, hand.ended = True, now
     hand.result = engine.hand_to_dict(new)["result"]
     state = engine.game_apply_hand(engine.game_from_dict(game.state), new.result)
     game.state = engine.game_to_dict(state)
     if state.over:
         game_finish(game, table, state, now)
-        return {"game_over": True}
-    return {}
+        return True
+    return False

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from games import engine
 from games.models import Game
-from games.selectors import player_name
+from games.names import player_name
 
 from .ratings import profiles_update
 from .tables import table_bump, table_lock

@@ -70,7 +70,7 @@ def _hand_void(game: Game, hand: Hand, now) -> engine.GameState:
 
 
 def _seat_name(seat: Seat) -> str:
-    from games.selectors import player_name
+    from games.names import player_name
 
     return player_name(seat.user) if seat.user else ""
 

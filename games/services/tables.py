@@ -7,12 +7,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import broadcast
+from games import broadcast, store
 from games.engine import OptionError, TableOptions
-from games.models import Game, Hand, Seat, Table
+from games.events import TableChanged
+from games.models import Game, Seat, Table
 
+from .deadlines import deadline_arm
 from .errors import ServiceError
-from .rows import move_rows_locked, row_update, row_with_parent_locked
 
 START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
 
@@ -21,36 +22,12 @@ def _signed_in(user) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
 
 
-def _table_key(table_id) -> int | None:
-    try:
-        table_id = int(table_id)  # as the ORM's lookup would read it
-    except (ValueError, TypeError):
-        return None
-    return table_id if -(2**63) <= table_id < 2**63 else None
-
-
 def table_lock(table_id) -> tuple[Game, Table]:
     """Lock the table's Game row, always first, and return it with its table."""
-    table_id = _table_key(table_id)
-    # every move takes this lock: its statement is built once (games.services.rows)
-    game = None if table_id is None else row_with_parent_locked(Game, Table, table_id)
+    game = store.game_lock(table_id)
     if game is None:
         raise ServiceError("no_table", _("There is no such table."))
     return game, game.table
-
-
-def table_lock_for_move(
-    table_id, known_hand: tuple[int, int, str] | None = None
-) -> tuple[Game, Table, Hand | None, list[Seat]]:
-    """``table_lock``, with the table's latest hand and its seats read in the same query (the
-    hand's state left out when it is ``known_hand``: see ``rows.move_rows_locked``)."""
-    table_id = _table_key(table_id)
-    game, hand, seats = (
-        (None, None, []) if table_id is None else move_rows_locked(table_id, known_hand)
-    )
-    if game is None:
-        raise ServiceError("no_table", _("There is no such table."))
-    return game, game.table, hand, seats
 
 
 def version_check(game: Game, expected_version) -> None:
@@ -65,24 +42,28 @@ GAME_FIELDS = ("version", "state", "status", "started", "ended", "results", "dea
 
 
 def table_bump(
-    game: Game, *, lobby: bool = False, hand=None, seats=None, game_changed: bool = True
+    game: Game,
+    *,
+    lobby: bool = False,
+    hand=None,
+    seats=None,
+    game_changed: bool = True,
+    announce: bool = True,
 ) -> int:
-    """Count one visible change and broadcast it once the transaction commits.
+    """Count one visible change; its pages hear of it once the transaction commits.
 
     The server's next action at the table is worked out again (``deadline_arm``): pass the
     current ``hand`` and the table's ``seats`` when the caller has them, to spare queries.
     ``game_changed=False``: the caller changed nothing else on the game (a move within a hand),
-    so only its version and deadline are written, not its growing state.
+    so only its version and deadline are written, not its growing state. ``announce=False``: the
+    caller publishes its own event for this version (a move does).
     """
-    from .deadlines import deadline_arm
-
     game.version += 1
     deadline_arm(game, hand=hand, seats=seats)
-    if game_changed:
-        game.save(update_fields=GAME_FIELDS)
-    else:
-        row_update(game, ("version", "deadline"))
-    transaction.on_commit(partial(broadcast.table_changed, game.table_id, game.version))
+    game.save(update_fields=GAME_FIELDS if game_changed else ("version", "deadline"))
+    if announce:
+        changed = TableChanged(table_id=game.table_id, version=game.version)
+        transaction.on_commit(partial(broadcast.event_publish, changed))
     if lobby:
         transaction.on_commit(broadcast.lobby_changed)
     return game.version

@@ -1,9 +1,14 @@
 // The table page: the rack (ıstaka) the player arranges, moves sent over the page's one
 // WebSocket (opened by the htmx ws extension), countdowns, and healing after a lost message.
 //
-// The server owns the game: every frame it sends is the viewer's whole view (board, own tiles,
-// version) and htmx swaps it in. This script owns only the arrangement of the player's own tiles
-// in the 2 x 15 slots, saved in localStorage per hand so that a reload keeps it.
+// The server owns the game. Its frames are HTML that htmx swaps in: a full frame (the viewer's
+// whole table, #table-version with data-full), a move's event (only what changed, for everyone
+// at the table, #table-version with data-delta: it applies on top of the version before it
+// only), and the player's own part (#rack-data and #my-moves, with their own data-version). A
+// gap in the versions makes the page ask for the whole table. This script owns the arrangement
+// of the player's own tiles in the 2 x 15 slots, saved in localStorage per hand so that a reload
+// keeps it, and marks what depends on the viewer on the shared board: their seat and pile, the
+// pile they may take from, the stock they may draw from, where a tile may be dropped.
 (function () {
   "use strict";
 
@@ -24,6 +29,7 @@
   var slots = rack ? Array.prototype.slice.call(rack.querySelectorAll(".slot")) : [];
   var socket = null; // the ws extension's socket wrapper
   var lastVersion = 0;
+  var rackVersion = 0;
   var skew = 0; // server clock minus ours, in ms
   var handId = null;
   var selectedSlot = null;
@@ -239,8 +245,67 @@
   }
 
   function canDo(kind) {
-    var data = rackData();
-    return !!data && (" " + data.getAttribute("data-can") + " ").indexOf(" " + kind + " ") >= 0;
+    var moves = document.getElementById("my-moves");
+    return !!moves && (" " + moves.getAttribute("data-can") + " ").indexOf(" " + kind + " ") >= 0;
+  }
+
+  // "you" and "partner" on the seats: the seats are the same for everyone, the badges are not
+  function badgeSet(seat, kind, on) {
+    var badges = seat.querySelector(".seat-badges");
+    var badge = badges && badges.querySelector(".badge--" + kind);
+    if (on && badges && !badge) {
+      badge = document.createElement("span");
+      badge.className = "badge badge--" + kind + (kind === "partner" ? " badge--gold" : "");
+      badge.textContent = page.getAttribute("data-msg-" + kind) || kind;
+      badges.insertBefore(badge, badges.firstChild);
+    } else if (!on && badge) {
+      badge.remove();
+    }
+  }
+
+  // The board is the same for every viewer: what is this viewer's is marked here.
+  function viewerMark() {
+    var board = document.getElementById("table-board");
+    if (!board) return;
+    var me = page.getAttribute("data-me") || "";
+    var seats = board.querySelectorAll(".seat");
+    var n = seats.length;
+    var line = document.getElementById("turn-line");
+    var turn = line ? line.getAttribute("data-turn") || "" : "";
+    var esli = board.getAttribute("data-mode") === "esli";
+    var over = board.classList.contains("hand-over");
+    seats.forEach(function (el) {
+      var s = el.getAttribute("data-seat");
+      var you = me !== "" && s === me;
+      var partner = esli && me !== "" && (Number(s) - Number(me) + 4) % 4 === 2;
+      el.classList.toggle("is-you", you);
+      el.classList.toggle("is-partner", partner);
+      badgeSet(el, "you", you);
+      badgeSet(el, "partner", partner);
+    });
+    board.querySelectorAll("[data-drop]").forEach(function (el) {
+      el.removeAttribute("data-drop");
+    });
+    var left = turn !== "" && n ? String((Number(turn) - 1 + n) % n) : null;
+    board.querySelectorAll(".pile").forEach(function (pile) {
+      var s = pile.getAttribute("data-seat");
+      var own = me !== "" && s === me;
+      pile.classList.toggle("is-own", own);
+      if (own && !over) pile.setAttribute("data-drop", "discard");
+      var takeable = canDo("take") && s === left;
+      pile.classList.toggle("is-takeable", takeable);
+      var top = pile.querySelector(".pile-top");
+      if (top) top.classList.toggle("pile-source", takeable);
+    });
+    var indicator = board.querySelector(".indicator");
+    if (indicator && canDo("discard")) indicator.setAttribute("data-drop", "finish");
+    var stock = board.querySelector(".stock");
+    if (stock) stock.classList.toggle("is-drawable", canDo("draw"));
+    page.classList.toggle("is-my-turn", me !== "" && turn === me);
+    var user = page.getAttribute("data-user");
+    document.querySelectorAll("#chat-log li[data-author]").forEach(function (li) {
+      li.classList.toggle("is-you", !!user && li.getAttribute("data-author") === user);
+    });
   }
 
   function rackButtons() {
@@ -407,10 +472,12 @@
   }
 
   function sourceSortable(el, kind) {
+    if (el.okeySortable) return; // the same element as at the last frame: already a source
+    el.okeySortable = true;
     window.Sortable.create(el, options({
       group: { name: "okey", pull: "clone", put: false },
       onEnd: function (under) {
-        if (!under || !under.closest("#rack")) return;
+        if (!under || !under.closest("#rack") || !canDo(kind)) return;
         var slot = under.closest(".slot");
         pendingSlot = slot ? slots.indexOf(slot) : null;
         sendMove(kind);
@@ -422,18 +489,43 @@
     if (!window.Sortable) return;
     var board = document.getElementById("table-board");
     if (!board) return;
-    var can = " " + (board.getAttribute("data-can") || "") + " ";
     var stock = board.querySelector(".stock.is-drawable .stock-source");
-    if (stock && can.indexOf(" draw ") >= 0) sourceSortable(stock, "draw");
+    if (stock && canDo("draw")) sourceSortable(stock, "draw");
     var pile = board.querySelector(".pile.is-takeable .pile-top");
     if (pile) sourceSortable(pile, "take");
   }
 
   // ---- frames from the server ------------------------------------------------------------------
 
-  function versionOf(html) {
-    var m = /id="table-version"[^>]*data-version="(\d+)"/.exec(html);
-    return m ? Number(m[1]) : null;
+  // The attributes of the element with ``id`` at the top of a frame, or null.
+  function tagOf(html, id) {
+    var m = new RegExp('<div id="' + id + '"([^>]*)>').exec(html);
+    if (!m) return null;
+    var attrs = {};
+    m[1].replace(/data-([a-z-]+)(?:="([^"]*)")?/g, function (all, name, value) {
+      attrs[name] = value === undefined ? "" : value;
+    });
+    return attrs;
+  }
+
+  // Whether a frame may be swapped in now: an older view than the page shows is dropped, and a
+  // move's event that does not follow the shown version is a gap, healed by the whole table.
+  function frameFits(html) {
+    var version = tagOf(html, "table-version");
+    if (version) {
+      var v = Number(version.version);
+      if ("delta" in version) {
+        if (v <= lastVersion) return false;
+        if (v > lastVersion + 1) {
+          sync();
+          return false;
+        }
+        return true;
+      }
+      return v >= lastVersion;
+    }
+    var own = tagOf(html, "rack-data") || tagOf(html, "my-moves");
+    return !own || Number(own.version) >= rackVersion;
   }
 
   function afterFrame() {
@@ -442,14 +534,14 @@
       lastVersion = Math.max(lastVersion, Number(v.getAttribute("data-version")) || 0);
       var now = Number(v.getAttribute("data-server-now"));
       if (now) skew = now - Date.now();
+      if (v.hasAttribute("data-full")) page.setAttribute("data-me", v.getAttribute("data-me") || "");
     }
-    // Every frame with the board is the whole view, so a skipped version heals by itself. A
-    // chat frame names the table's version too: newer than our board means we missed a change.
-    var chat = document.getElementById("chat-log");
-    if (chat && Number(chat.getAttribute("data-version")) > lastVersion) {
-      send({ action: "sync" });
-    }
+    ["rack-data", "my-moves"].forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el) rackVersion = Math.max(rackVersion, Number(el.getAttribute("data-version")) || 0);
+    });
     rackReconcile();
+    viewerMark();
     boardSortables();
     tick();
     var message = document.getElementById("table-message");
@@ -483,14 +575,14 @@
   });
 
   document.body.addEventListener("htmx:wsBeforeMessage", function (event) {
-    var v = versionOf(event.detail.message);
-    if (dragging) {
+    var html = event.detail.message;
+    if (dragging && (tagOf(html, "table-version") || tagOf(html, "rack-data") || tagOf(html, "my-moves"))) {
       // swapping the board now would pull the drop targets from under the pointer
       missed = true;
       event.preventDefault();
       return;
     }
-    if (v !== null && v < lastVersion) event.preventDefault(); // an older view than we show
+    if (!frameFits(html)) event.preventDefault();
   });
 
   document.body.addEventListener("htmx:wsAfterMessage", function () {

@@ -16,7 +16,7 @@ def test_a_message_is_stored_on_one_line_and_announced(
     table, users, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent = []
-    monkeypatch.setattr("games.broadcast.chat_changed", lambda t: sent.append(t))
+    monkeypatch.setattr("games.broadcast.chat_publish", lambda t, m: sent.append(t))
     with django_capture_on_commit_callbacks(execute=True):
         services.chat_post(table_id=table.pk, user=users[1], text="  iyi\n\n oyunlar  ")
     assert ChatMessage.objects.get().text == "iyi oyunlar"

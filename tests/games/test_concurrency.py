@@ -1,14 +1,16 @@
 """Two submits at the same version, at the same moment: exactly one applies (PostgreSQL)."""
 
 import threading
+import time
 
 import pytest
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
-from games import engine, services
-from games.models import Move
+from games import engine, services, store
+from games.models import Hand, Move
 from games.services import ServiceError
+from games.services.tables import table_lock
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, version_of
@@ -91,13 +93,8 @@ def test_one_key_sent_twice_at_once_applies_once(users, fixed_seed):
 
 
 def test_a_move_waiting_for_the_lock_reads_the_hand_its_holder_dealt(users, fixed_seed):
-    """The move's reads go in one query with its lock (games.services.rows): they must see what
-    the lock's holder committed while the move waited, here a new hand."""
-    from django.db import transaction
-
-    from games.models import Hand
-    from games.services.rows import move_rows_locked
-    from games.services.tables import table_lock
+    """The move's reads come after its lock (games.store): they must see what the lock's
+    holder committed while the move waited, here a new hand."""
 
     table = game_started(table_full(users))
     first = Hand.objects.get(game__table=table)
@@ -118,8 +115,8 @@ def test_a_move_waiting_for_the_lock_reads_the_hand_its_holder_dealt(users, fixe
         try:
             locked.wait(10)
             with transaction.atomic():
-                game, hand, seats = move_rows_locked(table.pk)
-                seen.update(number=hand.number, seats=len(seats))
+                rows = store.move_rows_lock(table.pk)
+                seen.update(number=rows.hand.number, seats=len(rows.seats))
         finally:
             connections.close_all()
 
@@ -133,8 +130,6 @@ def test_a_move_waiting_for_the_lock_reads_the_hand_its_holder_dealt(users, fixe
 
 def _wait_for_a_lock_wait(timeout=10.0):
     """Until another backend waits for a row lock (the waiter is blocked on ours)."""
-    import time
-
     with connections["default"].cursor() as c:
         ends = time.monotonic() + timeout
         while time.monotonic() < ends:

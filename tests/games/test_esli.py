@@ -8,7 +8,7 @@ from accounts.models import Profile
 from games import engine, services
 from games.engine.tiles import colour_of
 from games.models import Game, Hand, PlayerResult, Table
-from games.selectors import table_view
+from games.selectors import table_rows, table_view
 from games.services import ServiceError
 
 from .conftest import game_started, table_full
@@ -67,11 +67,17 @@ def esli_game(users, fixed_seed, in_memory_layer):
 
 
 def test_partners_sit_opposite(esli_game, users):
-    view = table_view(fresh(esli_game), users[0])
-    teams = {s["number"]: s["team"] for s in view["seats"]}
+    view = view_of(esli_game, users[0])
+    teams = {s.number: s.team for s in view.board.seats}
     assert teams == {1: "A", 2: "B", 3: "A", 4: "B"}
-    assert [t["numbers"] for t in view["teams"]] == [(1, 3), (2, 4)]
-    assert view["teams"][0]["is_yours"] and not view["teams"][1]["is_yours"]
+    assert [t.numbers for t in view.board.centre.teams] == [(1, 3), (2, 4)]
+    # the partner sits opposite, at the top of the viewer's screen
+    assert {p.seat.index: p.position for p in view.places} == {
+        0: "bottom",
+        1: "right",
+        2: "top",
+        3: "left",
+    }
 
 
 def test_team_counting_over_a_whole_game(esli_game, users):
@@ -91,11 +97,11 @@ def test_team_counting_over_a_whole_game(esli_game, users):
         assert list(gstate.counts) == counts
         assert engine.team_totals(gstate) == (counts[0] + counts[2], counts[1] + counts[3])
         # what a player sees at the hand's end: each team's change and total
-        view = table_view(fresh(table), users[1])
+        view = view_of(table, users[1])
         if not state.result.void:
-            rows = view["result"]["teams"]
+            rows = view.result.team_rows
             assert [r["delta"] for r in rows] == [deltas[0] + deltas[2], deltas[1] + deltas[3]]
-            assert [r["total"] for r in rows] == [counts[0] + counts[2], counts[1] + counts[3]]
+            assert [r["team"].total for r in rows] == [counts[0] + counts[2], counts[1] + counts[3]]
         if game.status == Game.Status.OVER:
             # the results and the profiles follow in the end task (games.services.results)
             assert services.game_results_record(table_id=table.pk, expected_version=game.version)
@@ -128,11 +134,15 @@ def test_team_counting_over_a_whole_game(esli_game, users):
         assert (line.points, line.count, line.seat) == (want[seat], counts[seat], seat)
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
 
-    view = table_view(fresh(table), users[0])
-    rows = view["game_result"]["teams"]["rows"]
+    view = view_of(table, users[0])
+    rows = view.game_result.teams["rows"]
     assert [r["total"] for r in rows] == [a, b]
     html = client_page(table, users[0])
     assert "result-teams" in html and str(a) in html and str(b) in html
+
+
+def view_of(table, user):
+    return table_view(table_rows(table.pk), user)
 
 
 def client_page(table, user):
@@ -168,12 +178,12 @@ def test_team_names_default_to_the_partners_and_the_manager_may_set_them(esli_ga
     for u, name in zip(users, ["Ali", "Banu", "Cem", "Deniz"], strict=True):
         u.profile.display_name = name
         u.profile.save()
-    names = [t["name"] for t in table_view(fresh(esli_game), users[0])["teams"]]
+    names = [t.name for t in view_of(esli_game, users[0]).board.centre.teams]
     assert names == ["Ali & Cem", "Banu & Deniz"]
     v = version_of(esli_game)
     services.team_names_set(table_id=esli_game.pk, user=users[0], team_a="  Kartallar ", team_b="")
     assert version_of(esli_game) == v + 1
-    names = [t["name"] for t in table_view(fresh(esli_game), users[1])["teams"]]
+    names = [t.name for t in view_of(esli_game, users[1]).board.centre.teams]
     assert names == ["Kartallar", "Banu & Deniz"]
     html = client_page(esli_game, users[1])
     assert "Kartallar" in html and "teams-bar" in html
@@ -181,8 +191,10 @@ def test_team_names_default_to_the_partners_and_the_manager_may_set_them(esli_ga
 
 def test_an_empty_team_is_team_a_or_b(users, in_memory_layer):
     table = services.table_create(manager=users[0], options={"mode": "esli"})
-    names = [t["name"] for t in table_view(fresh(table), users[0])["teams"]]
-    assert names == ["Takım A", "Takım B"] or names == ["Team A", "Team B"]
+    # no names of their own: the page says "Team A" and "Team B" in the viewer's language
+    assert [t.name for t in view_of(table, users[0]).board.centre.teams] == ["", ""]
+    html = client_page(table, users[0])
+    assert ("Takım A" in html and "Takım B" in html) or ("Team A" in html and "Team B" in html)
 
 
 @pytest.mark.parametrize(
@@ -201,7 +213,7 @@ def test_team_names_refused(esli_game, users, user_i, kw, code):
 
 
 def test_duz_tables_have_no_teams(playing, users):
-    assert table_view(fresh(playing), users[0])["teams"] is None
+    assert view_of(playing, users[0]).board.centre.teams is None
     with pytest.raises(ServiceError) as e:
         services.team_names_set(table_id=playing.pk, user=users[0], team_a="A", team_b="B")
     assert e.value.code == "not_esli"

@@ -1,17 +1,15 @@
-"""A move that is its own transaction sends its COMMIT with its writes (rows_batched(last=True)):
-it is committed, its on_commit work runs, and a move inside a larger transaction still leaves
-the commit, or the rollback, to that transaction."""
+"""A move is one transaction: once it commits, its event is published; a move inside a larger
+transaction is committed or rolled back with it; a write that fails leaves nothing behind and
+publishes nothing."""
 
 import random
 
-import psycopg._connection_base as connection_base
 import pytest
 from django.db import IntegrityError, transaction
 
-from games import broadcast, services
+from games import broadcast, services, store
+from games.events import MoveEvent
 from games.models import Move
-from games.services import moves
-from games.services.rows import row_insert
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, move_random, random_move, version_of
@@ -21,63 +19,48 @@ pytestmark = concurrency_marks  # PostgreSQL, real transactions
 
 
 @pytest.fixture
-def commands(monkeypatch):
-    """The transaction commands psycopg sends by itself (BEGIN, COMMIT, ROLLBACK)."""
-    sent = []
-    real = connection_base.BaseConnection._exec_command
-
-    def spy(self, command, result_format=0):
-        sent.append(bytes(command))
-        return real(self, command, result_format)
-
-    monkeypatch.setattr(connection_base.BaseConnection, "_exec_command", spy)
-    return sent
-
-
-@pytest.fixture
-def broadcasts(monkeypatch):
+def published(monkeypatch):
     seen = []
-    monkeypatch.setattr(broadcast, "table_changed", lambda table_id, v: seen.append((table_id, v)))
+    monkeypatch.setattr(broadcast, "event_publish", seen.append)
     return seen
 
 
-def test_a_move_commits_with_its_writes_and_then_broadcasts(
-    users, fixed_seed, commands, broadcasts
-):
+def test_a_move_commits_and_then_publishes_its_event(users, fixed_seed, published):
     table = game_started(table_full(users))
     before = Move.objects.count()
-    del commands[:], broadcasts[:]
+    del published[:]
     outcome = move_random(table, users, random.Random(2))
-    assert commands == [b"BEGIN"]  # no COMMIT of its own: it went with the writes
     assert Move.objects.count() == before + 1
-    assert broadcasts == [(table.pk, outcome.version)]  # the on_commit callbacks ran
+    assert published == [outcome.event]
+    assert isinstance(outcome.event, MoveEvent) and outcome.event.version == outcome.version
     assert version_of(table) == outcome.version
 
 
-def test_a_move_inside_a_larger_transaction_is_rolled_back_with_it(users, fixed_seed, broadcasts):
+def test_a_move_inside_a_larger_transaction_is_rolled_back_with_it(users, fixed_seed, published):
     table = game_started(table_full(users))
     before, version = Move.objects.count(), version_of(table)
-    del broadcasts[:]
+    del published[:]
     with pytest.raises(RuntimeError), transaction.atomic():
         move_random(table, users, random.Random(2))
         raise RuntimeError("the rest of the transaction failed")
     assert Move.objects.count() == before and version_of(table) == version
-    assert broadcasts == []
+    assert published == []
 
 
-def test_a_failing_write_leaves_nothing_behind(users, fixed_seed, broadcasts, monkeypatch):
-    """The batch that carries the COMMIT fails on its last write: the hand and the game are
-    as they were, and nothing is broadcast."""
+def test_a_failing_write_leaves_nothing_behind(users, fixed_seed, published, monkeypatch):
+    """The move's row clashes with one already in the log: the hand and the game are as they
+    were, and nothing is published."""
     table = game_started(table_full(users))
     first = move_random(table, users, random.Random(2))
     before, version = Move.objects.count(), version_of(table)
-    del broadcasts[:]
+    del published[:]
+    append = store.move_append
 
     def clashing(move):  # the move's place in the log is already taken
         move.seq = first.seq
-        row_insert(move)
+        append(move)
 
-    monkeypatch.setattr(moves, "row_insert", clashing)
+    monkeypatch.setattr(store, "move_append", clashing)
     state = hand_state(table)
     move = random_move(state, random.Random(3))
     move.pop("seat")
@@ -87,4 +70,4 @@ def test_a_failing_write_leaves_nothing_behind(users, fixed_seed, broadcasts, mo
         )
     assert Move.objects.count() == before and version_of(table) == version
     assert hand_state(table) == state
-    assert broadcasts == []
+    assert published == []

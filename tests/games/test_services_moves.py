@@ -314,18 +314,42 @@ def test_server_moves_by_seat_are_marked_auto(playing):
     assert move.auto and move.user is None
 
 
-def test_move_broadcasts_only_the_version_after_commit(
+def test_a_move_publishes_its_event_after_commit(
     playing, users, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent = []
-    monkeypatch.setattr("games.broadcast.table_changed", lambda t, v: sent.append((t, v)))
+    monkeypatch.setattr("games.broadcast.event_publish", sent.append)
     tile = engine.format_tile(hand_state(playing).racks[0][0])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         out = submit(playing, users[0], kind="discard", tile=tile)
         assert sent == []
     for cb in callbacks:
         cb()
-    assert sent == [(playing.pk, out.version)]
+    assert sent == [out.event]
+    event = out.event
+    assert (event.table_id, event.version, event.seat, event.kind, event.tile) == (
+        playing.pk, out.version, 0, "discard", tile
+    )  # fmt: skip
+    # the board before and after: the turn passed, the pile grew; the mover's and the next
+    # player's own views changed (tiles, moves), nobody else's
+    assert event.before.seats[0].turn and not event.after.seats[0].turn
+    assert event.after.seats[1].turn and event.after.seats[0].pile == (tile,)
+    own = {o.rack.seat: o for o in event.own}
+    assert sorted(own) == [0, 1] and own[0].user_id == users[0].pk
+    assert own[0].rack.can == () and "draw" in own[1].rack.can
+    assert len(own[0].rack.tiles) == 14
+    assert out.state.turn == 1 and out.move.tile == tile
+
+
+def test_a_draw_event_names_no_tile(playing, users, monkeypatch):
+    tile = engine.format_tile(hand_state(playing).racks[0][0])
+    submit(playing, users[0], kind="discard", tile=tile)
+    out = submit(playing, users[1], kind="draw")
+    assert out.event.kind == "draw" and out.event.tile is None
+    drawn = engine.format_tile(out.state.drawn)
+    # only the drawer's own view carries the tile drawn
+    assert [o.user_id for o in out.event.own] == [users[1].pk]
+    assert out.event.own[0].rack.drawn == drawn
 
 
 def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(

@@ -16,9 +16,11 @@ pytestmark = pytest.mark.django_db
 def sent(monkeypatch):
     """Every broadcast and every task sent on commit, in order."""
     calls = []
-    monkeypatch.setattr("games.broadcast.table_changed", lambda t, v: calls.append(("table", t, v)))
+    monkeypatch.setattr(
+        "games.broadcast.event_publish", lambda e: calls.append(("table", e.table_id, e.version))
+    )
     monkeypatch.setattr("games.broadcast.lobby_changed", lambda: calls.append(("lobby",)))
-    monkeypatch.setattr("games.broadcast.chat_changed", lambda t: calls.append(("chat", t)))
+    monkeypatch.setattr("games.broadcast.chat_publish", lambda t, m: calls.append(("chat", t)))
     for task in (tasks.game_start_task, tasks.hand_next_task):
         monkeypatch.setattr(
             task,

@@ -1,0 +1,28 @@
+"""The words for game things, in the active language: a move, a finish, a mode."""
+
+from django.utils.translation import gettext as _
+
+
+def move_label(kind: str) -> str:
+    return {
+        "draw": _("drew from the stock"),
+        "take": _("took the left discard"),
+        "discard": _("discarded"),
+        "finish": _("finished with"),
+        "show": _("showed the indicator"),
+        "pairs": _("declared pairs"),
+        "take_indicator": _("took the indicator"),
+    }.get(kind, kind)
+
+
+def finish_label(kind: str | None) -> str:
+    return {
+        "normal": _("normal finish"),
+        "okey": _("finished with the okey"),
+        "pairs": _("finished with pairs"),
+        "pairs+okey": _("finished with pairs and the okey"),
+    }.get(kind or "", "")
+
+
+def mode_label(mode: str) -> str:
+    return _("Eşli Okey (partners)") if mode == "esli" else _("Düz Okey")

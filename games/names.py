@@ -1,0 +1,10 @@
+"""How a person is named on the site: their profile's display name, else their login's first
+part. Bots and empty seats have no name here; the renderer names them in the viewer's language."""
+
+
+def player_name(user) -> str:
+    if user is None:
+        return ""
+    profile = getattr(user, "profile", None)
+    name = getattr(profile, "display_name", "") if profile is not None else ""
+    return name or user.get_username().split("@")[0]
