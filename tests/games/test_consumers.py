@@ -184,9 +184,10 @@ async def test_a_move_reaches_every_player_and_only_the_manager_sees_the_invites
     await socks[0].send_json_to(
         {"action": "move", "kind": "discard", "tile": tile, "version": version, "key": "k1"}
     )
+    received = [await frames_of(sock) for sock in socks]
     state = await sync_to_async(hand_state)(table)
-    for viewer, sock in enumerate(socks):
-        for html in await frames_of(sock):
+    for viewer, frames in enumerate(received):
+        for html in frames:
             if kind_of(html) == "event":
                 assert check_frame(html, viewer, state) == version + 1
                 assert "friend@example.com" not in html
@@ -391,11 +392,11 @@ async def test_a_lost_event_shows_as_a_gap_and_a_sync_heals_it(users, fixed_seed
         if len(calls) > 1:
             sent(messages)
 
-    monkeypatch.setattr(broadcast, "messages_send", first_lost)
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     socks = [await connect(table, u) for u in users]
     for sock in socks:
         await sock.receive_from()
+    monkeypatch.setattr(broadcast, "messages_send", first_lost)
     version = await sync_to_async(version_of)(table)
     rng = random.Random(3)
     for _ in range(2):
