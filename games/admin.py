@@ -268,11 +268,11 @@ class TableAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("mode"))
     def mode(self, obj):
-        return obj.mode
+        return obj.rules.mode
 
     @admin.display(description=_("private"), boolean=True)
     def private(self, obj):
-        return obj.private
+        return obj.policy.private
 
     @admin.display(description=_("players"))
     def players(self, obj):

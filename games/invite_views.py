@@ -140,7 +140,7 @@ def _invite_context(invite: Invite) -> dict:
         "mode_label": mode_label(table.mode),
         "seat_number": invite.seat_index + 1,
         "partner": partner,
-        "options": table.options,
+        "rules": table.rules,
         "hours": invite_hours(),
     }
 

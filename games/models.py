@@ -11,6 +11,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import RuleOptions
+from games.policy import TablePolicy, options_split
+
 
 class Table(models.Model):
     class Status(models.TextChoices):
@@ -23,7 +26,9 @@ class Table(models.Model):
     manager = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="managed_tables"
     )
-    # games.engine.TableOptions.to_dict(): validated by the engine when the table is created
+    # The manager's choices, flat: the rule options and the table policy together
+    # (games.policy.options_stored), checked when the table is created. Read them through
+    # ``rules`` and ``policy``, which fill in any name missing with its one default.
     options = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     start_at = models.DateTimeField(null=True, blank=True)  # end of the 10 s start countdown
@@ -40,16 +45,24 @@ class Table(models.Model):
         return f"#{self.pk} {self.mode} {self.status}"
 
     @property
+    def rules(self) -> RuleOptions:
+        return RuleOptions.from_dict(options_split(self.options)[0])
+
+    @property
+    def policy(self) -> TablePolicy:
+        return TablePolicy.from_dict(options_split(self.options)[1])
+
+    @property
     def mode(self) -> str:
-        return self.options.get("mode", "duz")
+        return self.rules.mode
 
     @property
     def seat_count(self) -> int:
-        return int(self.options.get("seats", 4))
+        return self.rules.seats
 
     @property
     def private(self) -> bool:
-        return bool(self.options.get("private", False))
+        return self.policy.private
 
 
 class Seat(models.Model):

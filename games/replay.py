@@ -26,7 +26,7 @@ def _step_of(request, last: int) -> int:
     return max(0, min(step, last))
 
 
-def replay_states(hand: Hand, options: engine.TableOptions, moves: list[dict], upto: int):
+def replay_states(hand: Hand, options: engine.RuleOptions, moves: list[dict], upto: int):
     """The deal and the state after each of the first ``upto`` moves."""
     state = engine.deal(bytes(hand.seed), options, hand.first_seat)
     states = [state]
@@ -45,7 +45,7 @@ def hand_replay_view(modeladmin, request, hand_id):
         messages.warning(request, _("The replay opens once the hand is over."))
         return redirect(change_url)
     table = hand.game.table
-    options = engine.TableOptions.from_dict(table.options)
+    options = table.rules
     rows = list(hand.moves.select_related("user").order_by("seq"))
     moves = [m.as_engine_dict() for m in rows]
     step = _step_of(request, len(moves))

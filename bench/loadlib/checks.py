@@ -47,7 +47,6 @@ def _hand_problems(hand, options, moves: list[dict]) -> list[str]:
 
 def database_check(table_ids=None) -> list[str]:
     """Every problem found in the games of ``table_ids`` (all tables when None)."""
-    from games import engine
     from games.models import Game, Move
 
     games = Game.objects.select_related("table").exclude(state=None)
@@ -55,7 +54,7 @@ def database_check(table_ids=None) -> list[str]:
         games = games.filter(table_id__in=list(table_ids))
     problems: list[str] = []
     for game in games.order_by("table_id"):
-        options = engine.TableOptions.from_dict(game.table.options)
+        options = game.table.rules
         hands = list(game.hands.order_by("number"))
         numbers = [h.number for h in hands]
         if numbers != list(range(1, len(numbers) + 1)):

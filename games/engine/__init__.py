@@ -7,6 +7,7 @@ from .finish import indicator_value as indicator_value
 from .finish import meld_groups as meld_groups
 from .melds import can_meld as can_meld
 from .pairs import can_pairs as can_pairs
+from .rack import BOT_STRENGTHS as BOT_STRENGTHS
 from .rack import arrange_pairs as arrange_pairs
 from .rack import arrange_runs as arrange_runs
 from .rack import best_discard as best_discard
@@ -45,7 +46,9 @@ from .moves import TakeIndicator as TakeIndicator
 from .moves import move_from_dict as move_from_dict
 from .moves import move_kind as move_kind
 from .moves import move_to_dict as move_to_dict
+from .options import RANGES as RANGES
 from .options import OptionError as OptionError
+from .options import RuleOptions as RuleOptions
 from .options import TableOptions as TableOptions
 from .state import HandResult as HandResult
 from .state import HandState as HandState

@@ -20,7 +20,7 @@ from .moves import (
     TakeDiscard,
     TakeIndicator,
 )
-from .rack import STRENGTHS, best_discard, rack_strength, should_take
+from .rack import BOT_STRENGTHS, best_discard, rack_strength, should_take
 from .state import HandState
 
 # a bot that holds this many pairs goes for pairs openly (çifte gitmek)
@@ -97,8 +97,10 @@ def bot_moves(state: HandState, seat: int, strength: str = "normal") -> list[Mov
     """A bot's whole turn: show the indicator if it can; go for pairs openly when the rack is
     made of them (normal strength); take the left discard when should_take says so (or the
     indicator, when that completes its pairs), else draw; finish if it can, else discard."""
-    if strength not in STRENGTHS:
-        raise ValueError(f"unknown bot strength {strength!r}: choose one of {', '.join(STRENGTHS)}")
+    if strength not in BOT_STRENGTHS:
+        raise ValueError(
+            f"unknown bot strength {strength!r}: choose one of {', '.join(BOT_STRENGTHS)}"
+        )
     if state.phase == "over" or state.turn != seat:
         return []
     turn = _Turn(state, seat)

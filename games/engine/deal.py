@@ -38,7 +38,7 @@ import hmac
 import struct
 from collections.abc import Iterator
 
-from .options import TableOptions
+from .options import RuleOptions
 from .state import HandState
 from .tiles import FAKE, TILE_COUNT, full_set, okey_of
 
@@ -87,7 +87,7 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(bytes(seed)).hexdigest()
 
 
-def deal(seed: bytes, options: TableOptions, first_seat: int) -> HandState:
+def deal(seed: bytes, options: RuleOptions, first_seat: int) -> HandState:
     n = options.seats
     if isinstance(first_seat, bool) or not isinstance(first_seat, int) or not 0 <= first_seat < n:
         raise ValueError(f"first_seat must be a seat from 0 to {n - 1}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .moves import IllegalMove
-from .options import TableOptions
+from .options import RuleOptions
 from .state import HandResult, result_from_dict, result_to_dict
 
 # Düz rating points by place, in units of H (the hands played)
@@ -21,7 +21,7 @@ _PLACE_POINTS = {4: (2, 1, -1, -2), 3: (1, 0, -1), 2: (1, -1)}
 
 @dataclass(frozen=True)
 class GameState:
-    options: TableOptions
+    options: RuleOptions
     n: int
     counts: tuple[int, ...]
     hands_played: int = 0  # counted (not void) hands
@@ -30,7 +30,7 @@ class GameState:
     history: tuple[HandResult, ...] = ()  # every hand, void ones included
 
 
-def game_new(options: TableOptions, first_seat: int) -> GameState:
+def game_new(options: RuleOptions, first_seat: int) -> GameState:
     n = options.seats
     if isinstance(first_seat, bool) or not isinstance(first_seat, int) or not 0 <= first_seat < n:
         raise ValueError(f"first_seat must be a seat from 0 to {n - 1}")
@@ -124,7 +124,7 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
 
 def game_from_dict(d: dict[str, Any]) -> GameState:
     return GameState(
-        options=TableOptions.from_dict(d["options"]),
+        options=RuleOptions.from_dict(d["options"]),
         n=d["n"],
         counts=tuple(d["counts"]),
         hands_played=d["hands_played"],

@@ -27,7 +27,7 @@ from .moves import (
     move_from_dict,
     move_kind,
 )
-from .options import TableOptions
+from .options import RuleOptions
 from .state import HandResult, HandState
 from .tiles import FAKE, format_tile
 
@@ -311,7 +311,7 @@ def legal_kinds(state: HandState, seat: int) -> set[str]:
 
 
 def hand_replay(
-    seed: bytes, options: TableOptions, first_seat: int, moves: Iterable[Move | dict]
+    seed: bytes, options: RuleOptions, first_seat: int, moves: Iterable[Move | dict]
 ) -> HandState:
     """The hand after ``moves`` (Move objects or their dicts) from the deal of ``seed``."""
     state = deal(seed, options, first_seat)

@@ -20,7 +20,7 @@ from .finish import FINISH_FACTOR, finishes
 from .melds import key_without, rack_key
 from .tiles import FAKE, colour_of, number_of
 
-STRENGTHS = ("normal", "easy")
+BOT_STRENGTHS = ("normal", "easy")
 _BITS = 4
 _CACHE_LIMIT = 1 << 16
 
@@ -253,8 +253,10 @@ def _pairs_held(key: int, jokers: int) -> int:
 
 
 def _check_strength(strength: str) -> None:
-    if strength not in STRENGTHS:
-        raise ValueError(f"unknown bot strength {strength!r}: choose one of {', '.join(STRENGTHS)}")
+    if strength not in BOT_STRENGTHS:
+        raise ValueError(
+            f"unknown bot strength {strength!r}: choose one of {', '.join(BOT_STRENGTHS)}"
+        )
 
 
 def _noise(rack: Sequence[int], t: int, scale: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .options import TableOptions
+from .options import RuleOptions
 from .tiles import format_tile, parse_tile
 
 PHASES = ("draw", "discard", "over")
@@ -32,7 +32,7 @@ class HandResult:
 
 @dataclass(frozen=True)
 class HandState:
-    options: TableOptions
+    options: RuleOptions
     n: int
     first_seat: int
     indicator: int
@@ -125,7 +125,7 @@ def hand_to_dict(s: HandState) -> dict[str, Any]:
 
 def hand_from_dict(d: dict[str, Any]) -> HandState:
     return HandState(
-        options=TableOptions.from_dict(d["options"]),
+        options=RuleOptions.from_dict(d["options"]),
         n=d["n"],
         first_seat=d["first_seat"],
         indicator=parse_tile(d["indicator"]),

@@ -1,7 +1,7 @@
 """Bots: seats the server plays, through the same move path as people.
 
 A bot is a seat with ``is_bot`` and no user: it has no profile and no rating. Bots take empty
-seats at the start when the table allows it (option ``bots_fill``, see ``countdown_begin``), the
+seats at the start when the table allows it (``policy.bots_fill``, see ``countdown_begin``), the
 manager may seat one on a free seat before the start, and a table of four bots plays a whole game
 by itself for people to watch (``bot_table_create``). A bot's turn is played by
 ``games.services.timeouts.turn_due_play`` after a short pause (the deadline's ``bot_pause``).
@@ -17,9 +17,10 @@ from .errors import ServiceError
 from .tables import countdown_begin, table_bump, table_create, table_lock, version_check
 
 
-def bot_turn_moves(state: engine.HandState, seat: int) -> list:
-    """A bot's whole turn at the table's strength: shows the indicator, finishes when it can."""
-    return engine.bot_moves(state, seat, state.options.bot_strength)
+def bot_turn_moves(state: engine.HandState, seat: int, strength: str) -> list:
+    """A bot's whole turn at ``strength``, the table's ``policy.bot_strength``: shows the
+    indicator, finishes when it can."""
+    return engine.bot_moves(state, seat, strength)
 
 
 def _manager_seat(table_id, user, index, expected_version) -> tuple:

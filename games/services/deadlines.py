@@ -106,7 +106,7 @@ def deadline_of(game: Game, table: Table, hand=None, seats=None) -> tuple:
     elif seat["away"]:
         wait = AWAY_SECONDS
     else:
-        wait = int(table.options.get("turn_seconds", 30))
+        wait = table.rules.turn_seconds
     return (hand.turn_started or hand.started) + timedelta(seconds=wait), "turn"
 
 

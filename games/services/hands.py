@@ -38,14 +38,14 @@ def game_start(*, table_id, expected_version) -> bool:
         if table.seats.filter(user__isnull=True, is_bot=False).exists():
             # a seat emptied during the countdown (an account deleted): a bot takes it if the
             # table allows, else the start is called off and the manager may start again
-            if table.options.get("bots_fill", True):
+            if table.policy.bots_fill:
                 seats_fill_with_bots(table)
             else:
                 table.status, table.start_at = Table.Status.OPEN, None
                 table.save(update_fields=["status", "start_at"])
                 table_bump(game, lobby=True)
                 return False
-        options = engine.TableOptions.from_dict(table.options)
+        options = table.rules
         first = seeds.first_seat(options.seats)
         game.state = engine.game_to_dict(engine.game_new(options, first))
         game.status, game.started = Game.Status.PLAYING, timezone.now()

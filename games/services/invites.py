@@ -358,7 +358,7 @@ def invite_email(invite: Invite, token: str) -> EmailMessage:
             "mode_label": mode_label(table.mode),
             "seat_number": invite.seat_index + 1,
             "partner": partner,
-            "options": table.options,
+            "rules": table.rules,
             "url": invite_url(token),
             "hours": invite_hours(),
         }

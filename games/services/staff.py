@@ -120,7 +120,7 @@ def seat_remove(*, seat_id, staff, reason="") -> StaffAction:
         details = {"seat": seat.index, "user": seat.user_id, "name": _seat_name(seat)}
         seat.user, seat.timeouts_in_row = None, 0
         if table.status == Table.Status.PLAYING:
-            if table.options.get("bots_fill", True):
+            if table.policy.bots_fill:
                 seat.is_bot, seat.away, details["taken_over_by"] = True, False, "bot"
             else:
                 seat.away, details["taken_over_by"] = True, "timeouts"

@@ -8,9 +8,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, store
-from games.engine import OptionError, TableOptions
+from games.engine import OptionError
 from games.events import TableChanged
 from games.models import Game, Seat, Table
+from games.policy import options_stored, table_choices
 
 from .deadlines import deadline_arm
 from .errors import ServiceError
@@ -70,18 +71,20 @@ def table_bump(
 
 
 def table_create(*, manager, options: dict, sit: bool = True) -> Table:
+    """A table with the manager's ``options``: rule options and table policy in one mapping,
+    by their names in okey-rules.md; a name left out takes its default (games.policy)."""
     if not _signed_in(manager):
         raise ServiceError("not_signed_in", _("Sign in to create a table."))
     try:
-        opts = TableOptions.validated(**options)
+        rules, policy = table_choices(options)
     except (OptionError, TypeError) as e:
         raise ServiceError("bad_options", str(e)) from None
     with transaction.atomic():
-        table = Table.objects.create(manager=manager, options=opts.to_dict())
+        table = Table.objects.create(manager=manager, options=options_stored(rules, policy))
         Game.objects.create(table=table)
         Seat.objects.bulk_create(
             Seat(table=table, index=i, user=manager if (sit and i == 0) else None)
-            for i in range(opts.seats)
+            for i in range(rules.seats)
         )
         transaction.on_commit(broadcast.lobby_changed)
     return table
@@ -130,7 +133,7 @@ def seat_leave(*, table_id, user) -> int:
         if table.status == Table.Status.STARTING:
             # During the countdown a bot takes the seat when the table lets bots fill seats,
             # and the game starts on time; otherwise the start is called off.
-            if people_left and table.options.get("bots_fill", True):
+            if people_left and table.policy.bots_fill:
                 seat.is_bot = True
             else:
                 table.status, table.start_at = Table.Status.OPEN, None
@@ -171,7 +174,7 @@ def countdown_begin(game: Game, table: Table) -> int:
     refusal = reserved_refusal(table)  # invited players are waited for, not replaced by bots
     if refusal is not None:
         raise refusal
-    if table.options.get("bots_fill", True):
+    if table.policy.bots_fill:
         seats_fill_with_bots(table)
     elif table.seats.filter(user__isnull=True, is_bot=False).exists():
         raise ServiceError("seats_empty", _("Every seat must be taken before the start."))

@@ -67,7 +67,7 @@ def turn_due_play(*, table_id, expected_version=None, now=None) -> bool:
         state = engine.hand_from_dict(hand.state)
         seat = table.seats.get(index=state.turn)
         if seat.is_bot:
-            return _bot_turn(table_id, seat, state, game.version)
+            return _bot_turn(table_id, seat, state, game.version, table.policy.bot_strength)
         seat.timeouts_in_row += 1
         seat.away = seat.away or seat.timeouts_in_row >= AWAY_AFTER
         seat.save(update_fields=["timeouts_in_row", "away"])
@@ -75,12 +75,12 @@ def turn_due_play(*, table_id, expected_version=None, now=None) -> bool:
         return True
 
 
-def _bot_turn(table_id, seat: Seat, state, version: int) -> bool:
+def _bot_turn(table_id, seat: Seat, state, version: int, strength: str) -> bool:
     from .bots import bot_turn_moves
 
     try:
         with transaction.atomic():
-            moves_apply(table_id, seat.index, bot_turn_moves(state, seat.index), version)
+            moves_apply(table_id, seat.index, bot_turn_moves(state, seat.index, strength), version)
     except (ServiceError, engine.IllegalMove, ValueError):
         # A bot whose plan is refused must not stall the table: it plays the timeout move.
         logger.exception("bot at table %s seat %s: plan refused", table_id, seat.index)

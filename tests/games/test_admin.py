@@ -90,7 +90,7 @@ def assert_consistent(table):
     the sum of its hands' results; versions only go up."""
     table.refresh_from_db()
     game = Game.objects.get(table=table)
-    options = engine.TableOptions.from_dict(table.options)
+    options = table.rules
     hands = list(game.hands.order_by("number"))
     versions = []
     for hand in hands:

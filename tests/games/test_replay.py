@@ -39,7 +39,7 @@ def test_random_hands_replay_from_the_move_log(users, seats):
             hand.refresh_from_db()
             moves = [m.as_engine_dict() for m in hand.moves.order_by("seq")]
             assert [m.seq for m in hand.moves.order_by("seq")] == list(range(1, len(moves) + 1))
-            options = engine.TableOptions.from_dict(table.options)
+            options = table.rules
             replayed = engine.hand_replay(bytes(hand.seed), options, hand.first_seat, moves)
             assert replayed == engine.hand_from_dict(hand.state)
             assert engine.verify_deal(bytes(hand.seed), hand.commitment, replayed, moves)

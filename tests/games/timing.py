@@ -39,7 +39,7 @@ def deadline_of(table):
 def turn_due_in(table, seconds: float) -> None:
     """Make the running turn end ``seconds`` from now (its start moved back), and send its task."""
     hand = current_hand(table)
-    turn = int(table.options.get("turn_seconds", 30))
+    turn = table.rules.turn_seconds
     hand.turn_started = timezone.now() - timedelta(seconds=turn - seconds)
     hand.save(update_fields=["turn_started"])
     deadline_rearm(table.pk)

@@ -1,0 +1,81 @@
+"""Table policy: what the site does around the rules at a table.
+
+The table manager chooses these with the rule options (okey-rules.md lists them in one table),
+but they change nothing in how a hand is played or counted, so the engine never sees them:
+whether the lobby lists the table, whether bots take the seats nobody took, and how well those
+bots play (an argument of ``engine.bot_moves``). The defaults are the field defaults below and
+nowhere else; ``RuleOptions`` (games.engine) holds the rules' own.
+
+A table stores both in one JSON column (``Table.options``, flat, as the manager chose them):
+``options_split`` is where the two are told apart, and ``Table.rules``/``Table.policy`` read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from games.engine import BOT_STRENGTHS, OptionError, RuleOptions
+
+_FLAGS = ("private", "bots_fill")
+
+
+@dataclass(frozen=True)
+class TablePolicy:
+    private: bool = False  # invite only: the lobby does not list it
+    bots_fill: bool = True  # bots take the empty seats at the start
+    bot_strength: str = "normal"  # engine.BOT_STRENGTHS
+
+    def __post_init__(self) -> None:
+        # the same error as a bad rule option: a caller validating the manager's choices
+        # catches one kind of error for all of them
+        for name in _FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise OptionError(f"{name} must be true or false")
+        if self.bot_strength not in BOT_STRENGTHS:
+            choices = " or ".join(repr(s) for s in sorted(BOT_STRENGTHS))
+            raise OptionError(f"bot_strength must be {choices}, not {self.bot_strength!r}")
+
+    @classmethod
+    def validated(cls, **kw: Any) -> TablePolicy:
+        unknown = sorted(set(kw) - NAMES)
+        if unknown:
+            raise OptionError(f"unknown table policy: {', '.join(unknown)}")
+        return cls(**kw)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> TablePolicy:
+        if not isinstance(d, Mapping):
+            raise OptionError("table policy must be a mapping of names to values")
+        return cls.validated(**d)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(TablePolicy))
+NAMES = frozenset(_FIELD_NAMES)
+
+
+def options_split(choices: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The manager's choices, or a table's stored options, as (rule options, policy). A name
+    that is neither goes with the rules, whose check refuses it."""
+    if not isinstance(choices, Mapping):
+        raise OptionError("table options must be a mapping of names to values")
+    rules = {k: v for k, v in choices.items() if k not in NAMES}
+    policy = {k: v for k, v in choices.items() if k in NAMES}
+    return rules, policy
+
+
+def table_choices(choices: Mapping[str, Any]) -> tuple[RuleOptions, TablePolicy]:
+    """The manager's choices checked: raises OptionError for an unknown name or a bad value."""
+    rules, policy = options_split(choices)
+    return RuleOptions.validated(**rules), TablePolicy.validated(**policy)
+
+
+def options_stored(rules: RuleOptions, policy: TablePolicy) -> dict[str, Any]:
+    """What ``Table.options`` holds: every name written out, defaults included, so that the
+    stored row says what the table plays by and the database can filter on it
+    (``options__private``)."""
+    return {**rules.to_dict(), **policy.to_dict()}
