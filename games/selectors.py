@@ -258,8 +258,7 @@ def hand_shown(hand: Hand | None) -> engine.HandState | None:
         return None
     state = engine.hand_from_dict(hand.state)
     if hand.over and state.phase != "over":
-        void = engine.HandResult(void=True, deltas=(0,) * state.n)
-        state = replace(state, phase="over", drawn=None, drawn_from_left=None, result=void)
+        state = engine.hand_void(state)
     return state
 
 

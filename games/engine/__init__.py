@@ -32,6 +32,7 @@ from .game import game_to_dict as game_to_dict
 from .game import team_totals as team_totals
 from .hand import hand_apply as hand_apply
 from .hand import hand_replay as hand_replay
+from .hand import hand_void as hand_void
 from .hand import legal_kinds as legal_kinds
 from .hand import legal_moves as legal_moves
 from .moves import DeclarePairs as DeclarePairs

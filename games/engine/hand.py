@@ -154,8 +154,7 @@ def _discard(state: HandState, m: Discard) -> HandState:
         drawn_from_left=None,
     )
     if not state.stock:
-        result = HandResult(void=True, shower=state.shown_by, deltas=(0,) * state.n)
-        return replace(state, phase="over", result=result)
+        return hand_void(state)
     return replace(state, turn=(m.seat + 1) % state.n, phase="draw")
 
 
@@ -248,6 +247,17 @@ _HANDLERS = {
     DeclarePairs: _declare_pairs,
     TakeIndicator: _take_indicator,
 }
+
+
+def hand_void(state: HandState) -> HandState:
+    """The hand over as void (okey-rules.md: nobody scores): the stock ran out after a discard,
+    or the staff stopped the hand. The racks, piles and stock stay as they are, every count
+    change is zero (the show included, see ``_deltas``), and the turn's drawn tile is no longer
+    "drawn this turn". Not a move: ``seq`` does not change."""
+    if state.phase == "over":
+        raise IllegalMove("hand_over", "the hand is over")
+    result = HandResult(void=True, shower=state.shown_by, deltas=(0,) * state.n)
+    return replace(state, phase="over", drawn=None, drawn_from_left=None, result=result)
 
 
 def hand_apply(state: HandState, move: Move) -> HandState:

@@ -6,16 +6,17 @@ split by the thing they act on.
 
 from .bots import bot_add, bot_remove, bot_table_create
 from .chat import chat_post
+from .deadlines import deadline_due, deadline_wait
 from .errors import ServiceError
-from .hands import game_start, hand_deal, hand_next
 from .invites import invite_accept, invite_cancel, invite_create, invite_resend
+from .lifecycle import game_start, hand_deal, hand_next, table_start
 from .moves import MoveOutcome, move_submit
 from .results import game_results_record
 from .staff import game_end, hand_void_redeal, seat_remove, table_close
 from .sweep import sweep_run, table_due
-from .tables import seat_leave, seat_take, table_create, table_start
+from .tables import seat_leave, seat_take, table_create
 from .teams import team_names_set
-from .timeouts import seat_back, turn_due_play, turn_wait
+from .timeouts import seat_back, turn_due_play
 
 __all__ = [
     "MoveOutcome",
@@ -24,6 +25,8 @@ __all__ = [
     "bot_remove",
     "bot_table_create",
     "chat_post",
+    "deadline_due",
+    "deadline_wait",
     "game_end",
     "game_results_record",
     "game_start",
@@ -46,5 +49,4 @@ __all__ = [
     "table_start",
     "team_names_set",
     "turn_due_play",
-    "turn_wait",
 ]

@@ -4,7 +4,7 @@ A bot is a seat with ``is_bot`` and no user: it has no profile and no rating. Bo
 seats at the start when the table allows it (``policy.bots_fill``, see ``countdown_begin``), the
 manager may seat one on a free seat before the start, and a table of four bots plays a whole game
 by itself for people to watch (``bot_table_create``). A bot's turn is played by
-``games.services.timeouts.turn_due_play`` after a short pause (the deadline's ``bot_pause``).
+``games.services.timeouts.turn_due_play`` after a short pause (``timeouts.bot_pause``).
 """
 
 from django.db import transaction
@@ -14,7 +14,9 @@ from games import engine
 from games.models import Seat, Table
 
 from .errors import ServiceError
-from .tables import countdown_begin, table_bump, table_create, table_lock, version_check
+from .invites import seats_reserved
+from .lifecycle import countdown_begin
+from .tables import table_bump, table_create, table_lock, version_check
 
 
 def bot_turn_moves(state: engine.HandState, seat: int, strength: str) -> list:
@@ -44,9 +46,7 @@ def bot_add(*, table_id, user, index, expected_version=None) -> int:
         game, table, seat = _manager_seat(table_id, user, index, expected_version)
         if seat.user_id is not None or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
-        from .invites import seats_reserved  # an invite keeps the seat for a person
-
-        if seat.index in seats_reserved(table):
+        if seat.index in seats_reserved(table):  # an invite keeps the seat for a person
             raise ServiceError("seat_reserved", _("That seat is reserved for an invited player."))
         seat.is_bot, seat.away, seat.timeouts_in_row = True, False, 0
         seat.save(update_fields=["is_bot", "away", "timeouts_in_row"])

@@ -9,10 +9,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, engine, events, store
 from games.events import MoveEvent
-from games.models import Game, Hand, Move, Seat
+from games.models import Game, Move, Seat
 
 from .errors import ServiceError, engine_error
-from .hands import game_finish
+from .lifecycle import hand_end
 from .tables import table_bump, version_check
 
 MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
@@ -134,7 +134,7 @@ def move_submit(
         hand.version += 1
         if new.turn != state.turn or new.phase == "over":
             hand.turn_started = now
-        game_over = _hand_end(game, table, hand, new, now) if new.phase == "over" else False
+        game_over = hand_end(game, table, hand, new, now) if new.phase == "over" else False
         store.hand_save(hand)
         if not auto and (row.away or row.timeouts_in_row):
             # the player acted: they are back (before the bump, which sets their turn's time)
@@ -177,17 +177,3 @@ def move_submit(
             move=done,
             event=event,
         )
-
-
-def _hand_end(game: Game, table, hand: Hand, new, now) -> bool:
-    """Apply a finished or void hand to the game: the game ends (its results follow in a task),
-    or the next deal follows after a pause (both are deadlines, see games.services.deadlines).
-    True when the game is over."""
-    hand.over, hand.ended = True, now
-    hand.result = engine.hand_to_dict(new)["result"]
-    state = engine.game_apply_hand(engine.game_from_dict(game.state), new.result)
-    game.state = engine.game_to_dict(state)
-    if state.over:
-        game_finish(game, table, state, now)
-        return True
-    return False

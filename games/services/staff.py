@@ -5,24 +5,22 @@ Each action runs in one transaction with the Game row locked first, bumps the ta
 once (the broadcast follows the commit), leaves the game in a state the rules can go on from,
 and writes a StaffAction: who, what, when, which table, and the details.
 
-A hand stopped by staff keeps the state its moves made, so its move log still replays to exactly
-what is stored; the Hand row is marked over with a void result flagged ``"staff": true``, and the
-game counts it like any void hand (nothing scores, the same player starts the next deal).
+What each action does to the table's life (a hand stopped as void, the game ended, the table
+closed, the countdown called off) is games.services.lifecycle's: this module checks who may,
+and records. A hand stopped by staff is voided by the engine's ``hand_void`` and counted like
+any void hand (nothing scores, the same player starts the next deal); it keeps the state its
+moves made, so its move log still replays to exactly what is stored (see lifecycle).
 """
-
-from dataclasses import replace
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
-from games.engine.state import result_to_dict
-from games.models import Game, Hand, Invite, Seat, StaffAction, Table
+from games.models import Game, Invite, Seat, StaffAction, Table
+from games.names import player_name
 
 from .errors import ServiceError
-from .hands import game_finish, hand_deal
-from .results import results_write
+from .lifecycle import countdown_stop, game_stop, hand_deal, hand_running, hand_stop, table_shut
 from .tables import table_bump, table_lock
 
 REASON_MAX = 200
@@ -50,28 +48,7 @@ def _record(game: Game, table: Table, staff, kind, reason, before: int, details)
     )
 
 
-def _hand_running(game: Game) -> Hand | None:
-    if game.status != Game.Status.PLAYING:
-        return None
-    hand = game.hands.order_by("-number").first()
-    return hand if hand is not None and not hand.over else None
-
-
-def _hand_void(game: Game, hand: Hand, now) -> engine.GameState:
-    """Stop ``hand`` as void (caller holds the lock): nothing scores and its state is kept."""
-    gstate = engine.game_from_dict(game.state)
-    result = engine.HandResult(void=True, deltas=(0,) * gstate.n)
-    hand.over, hand.ended = True, now
-    hand.result = {**result_to_dict(result), "staff": True}
-    hand.save(update_fields=["over", "ended", "result"])
-    gstate = engine.game_apply_hand(gstate, result)
-    game.state = engine.game_to_dict(gstate)
-    return gstate
-
-
 def _seat_name(seat: Seat) -> str:
-    from games.names import player_name
-
     return player_name(seat.user) if seat.user else ""
 
 
@@ -85,17 +62,12 @@ def table_close(*, table_id, staff, reason="") -> StaffAction:
             raise ServiceError("closed", _("This table is closed already."))
         before, now = game.version, timezone.now()
         details = {"status_before": table.status}
-        hand = _hand_running(game)
+        hand = table_shut(game, table, now)
         if hand is not None:
-            _hand_void(game, hand, now)
             details["hand_voided"] = hand.number
-        if game.status != Game.Status.OVER:
-            game.status, game.ended = Game.Status.OVER, now
         details["invites_cancelled"] = table.invites.filter(status=Invite.Status.SENT).update(
             status=Invite.Status.CANCELLED, cancelled_at=now
         )
-        table.status, table.start_at = Table.Status.CLOSED, None
-        table.save(update_fields=["status", "start_at"])
         table_bump(game, lobby=True)
         return _record(game, table, staff, StaffAction.Kind.TABLE_CLOSE, reason, before, details)
 
@@ -127,8 +99,7 @@ def seat_remove(*, seat_id, staff, reason="") -> StaffAction:
         else:
             details["taken_over_by"] = None
             if table.status == Table.Status.STARTING:  # every seat must be taken to start
-                table.status, table.start_at = Table.Status.OPEN, None
-                table.save(update_fields=["status", "start_at"])
+                countdown_stop(table)
                 details["countdown_stopped"] = True
         seat.save(update_fields=["user", "is_bot", "away", "timeouts_in_row"])
         table_bump(game, lobby=True)
@@ -141,11 +112,11 @@ def hand_void_redeal(*, table_id, staff, reason="") -> StaffAction:
     _staff_check(staff)
     with transaction.atomic():
         game, table = table_lock(table_id)
-        hand = _hand_running(game)
+        hand = hand_running(game)
         if hand is None:
             raise ServiceError("no_hand", _("There is no hand being played at this table."))
         before = game.version
-        gstate = _hand_void(game, hand, timezone.now())
+        gstate = hand_stop(game, hand, timezone.now())
         new = hand_deal(game, gstate.options, gstate.next_first_seat, number=hand.number + 1)
         table_bump(game)
         details = {
@@ -170,17 +141,9 @@ def game_end(*, table_id, staff, reason="") -> StaffAction:
             )
         before = game.version
         details = {}
-        hand = _hand_running(game)
+        hand = game_stop(game, table, timezone.now())
         if hand is not None:
-            gstate = _hand_void(game, hand, timezone.now())
             details["hand_voided"] = hand.number
-        else:
-            gstate = engine.game_from_dict(game.state)
-        gstate = replace(gstate, over=True)
-        game.state = engine.game_to_dict(gstate)
-        game_finish(game, table, gstate)
-        results_write(game, table)  # at once, not by the end task: the staff see them
-        game.results["staff"] = True  # the page says who ended it
         table_bump(game, lobby=True)
         details["results"] = game.results
         return _record(game, table, staff, StaffAction.Kind.GAME_END, reason, before, details)

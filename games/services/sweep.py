@@ -23,11 +23,9 @@ from django.utils import timezone
 
 from games.models import Game
 
-from .deadlines import arm_ahead, countdown_until, deadline_of, task_send
-from .hands import game_start, hand_next
-from .results import game_results_record
+from .deadline_tasks import arm_ahead, countdown_until, deadline_send
+from .deadlines import deadline_due, deadline_of
 from .tables import table_lock
-from .timeouts import turn_due_play
 
 logger = logging.getLogger(__name__)
 
@@ -38,27 +36,19 @@ ARMED_KEY = "okey:sweep:armed-to"  # the latest deadline moment whose task a swe
 
 
 def table_due(*, table_id, now=None) -> str | None:
-    """Do what is due at the table at ``now``; the kind done ("start", "turn", "next", "end"),
-    or None when nothing was due."""
+    """Do what is due at the table at ``now``; the kind done (see deadlines.KINDS), or None
+    when nothing was due."""
     now = now or timezone.now()
     with transaction.atomic():
         game, table = table_lock(table_id)
         if game.deadline is None or game.deadline > now:
             return None
         _, kind = deadline_of(game, table)
-        version = game.version
-        if kind == "start":
-            done = game_start(table_id=table_id, expected_version=version)
-        elif kind == "turn":
-            done = turn_due_play(table_id=table_id, expected_version=version, now=now)
-        elif kind == "next":
-            done = hand_next(table_id=table_id, expected_version=version)
-        elif kind == "end":
-            done = game_results_record(table_id=table_id, expected_version=version)
-        else:
+        if kind is None:
             # nothing to do any more (the table closed): forget the stale deadline
             Game.objects.filter(pk=game.pk).update(deadline=None)
-            done = False
+            return None
+        done = deadline_due(kind=kind, table_id=table_id, expected_version=game.version, now=now)
         return kind if done else None
 
 
@@ -105,7 +95,7 @@ def sweep_arm(*, now=None) -> int:
         _, kind = deadline_of(game, game.table)
         if kind is None:
             continue
-        task_send(kind, game.table_id, game.version, countdown_until(game.deadline, now))
+        deadline_send(kind, game.table_id, game.version, countdown_until(game.deadline, now))
         sent += 1
     cache.set(ARMED_KEY, reach, timeout=3600)
     return sent

@@ -1,10 +1,11 @@
-"""Creating a table, sitting down, leaving, and the manager's Start with its countdown."""
+"""Creating a table, sitting down and leaving; the table's lock and its version.
 
-from datetime import timedelta
+The manager's Start, the countdown and every later change of the table's status are in
+games.services.lifecycle."""
+
 from functools import partial
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, store
@@ -15,8 +16,6 @@ from games.policy import options_stored, table_choices
 
 from .deadlines import deadline_arm
 from .errors import ServiceError
-
-START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
 
 
 def _signed_in(user) -> bool:
@@ -142,43 +141,3 @@ def seat_leave(*, table_id, user) -> int:
             table.status, table.start_at = Table.Status.CLOSED, None
         table.save(update_fields=["status", "start_at"])
         return table_bump(game, lobby=True)
-
-
-def table_start(*, table_id, user, expected_version=None) -> int:
-    """The manager's Start: the deal follows START_SECONDS later, through games.tasks."""
-    with transaction.atomic():
-        game, table = table_lock(table_id)
-        version_check(game, expected_version)
-        if not _signed_in(user) or user.pk != table.manager_id:
-            raise ServiceError("not_manager", _("Only the table manager can start the game."))
-        if table.status != Table.Status.OPEN:
-            raise ServiceError("not_open", _("This game has already started."))
-        return countdown_begin(game, table)
-
-
-def seats_fill_with_bots(table: Table) -> int:
-    """Bots take the table's empty seats (caller holds the lock), except seats that an invite
-    keeps for a person; how many they took."""
-    from .invites import seats_reserved
-
-    empty = table.seats.filter(user__isnull=True, is_bot=False)
-    return empty.exclude(index__in=list(seats_reserved(table))).update(is_bot=True, away=False)
-
-
-def countdown_begin(game: Game, table: Table) -> int:
-    """Start the 10-second countdown (caller holds the lock and has checked who may). Empty
-    seats get bots when the table lets them (option bots_fill), else the start is refused. The
-    deal is the deadline's task (games.services.deadlines), or the sweep's if that is lost."""
-    from .invites import reserved_refusal
-
-    refusal = reserved_refusal(table)  # invited players are waited for, not replaced by bots
-    if refusal is not None:
-        raise refusal
-    if table.policy.bots_fill:
-        seats_fill_with_bots(table)
-    elif table.seats.filter(user__isnull=True, is_bot=False).exists():
-        raise ServiceError("seats_empty", _("Every seat must be taken before the start."))
-    table.status = Table.Status.STARTING
-    table.start_at = timezone.now() + timedelta(seconds=START_SECONDS)
-    table.save(update_fields=["status", "start_at"])
-    return table_bump(game, lobby=True)

@@ -9,10 +9,16 @@ Every move goes through ``move_submit``, the one move path, as the seat (no user
 the version the table had when the turn came due: a player's own move that got in first makes
 the version stale, and the timeout then does nothing; a timeout that got in first makes the
 player's move stale. Either way exactly one of them is applied.
+
+When a turn falls due (``turn_due_at``, the ``turn`` deadline of games.services.deadlines) is
+worked out here too: it depends on who sits on the seat (a bot, an away seat, a person).
 """
 
+import hashlib
 import logging
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -20,7 +26,8 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.models import Game, Seat
 
-from .deadlines import deadline_batch
+from .bots import bot_turn_moves
+from .deadline_tasks import deadline_batch
 from .errors import ServiceError
 from .moves import move_submit
 from .tables import table_bump, table_lock
@@ -28,6 +35,41 @@ from .tables import table_bump, table_lock
 logger = logging.getLogger(__name__)
 
 AWAY_AFTER = 2  # timeouts in a row that mark a seat away
+# An away seat is played for "at once" (okey-rules.md): after a beat, so that the others see
+# whose turn it was.
+AWAY_SECONDS = 1.0
+# A bot's pause before its turn, in seconds: human-like, and different every turn.
+BOT_PAUSE = (0.8, 2.5)
+
+
+def bot_pause(hand) -> float:
+    """The bot's pause for the turn at ``hand.version``: spread over OKEY_BOT_PAUSE, but a pure
+    function of the hand and the move count, so that it is the same whenever it is worked out."""
+    low, high = getattr(settings, "OKEY_BOT_PAUSE", BOT_PAUSE)
+    digest = hashlib.sha256(f"{hand.pk}:{hand.version}".encode()).digest()
+    return low + (high - low) * int.from_bytes(digest[:4], "big") / 2**32
+
+
+def turn_due_at(game: Game, table, hand, seats):
+    """When the ``turn`` deadline falls: a bot's pause, a beat for an away seat, or a person's
+    ``turn_seconds`` after the turn started. ``seats``: the table's Seat rows when the caller
+    has read them (a move), to spare a query."""
+    if game.status != Game.Status.PLAYING or hand is None or hand.over:
+        return None
+    turn = hand.state["turn"]
+    if seats is not None:
+        seat = next(({"is_bot": s.is_bot, "away": s.away} for s in seats if s.index == turn), None)
+    else:
+        seat = Seat.objects.filter(table_id=table.pk, index=turn).values("is_bot", "away").first()
+    if seat is None:
+        return None
+    if seat["is_bot"]:
+        wait = bot_pause(hand)
+    elif seat["away"]:
+        wait = AWAY_SECONDS
+    else:
+        wait = table.rules.turn_seconds
+    return (hand.turn_started or hand.started) + timedelta(seconds=wait)
 
 
 def moves_apply(table_id, seat: int, moves, version: int) -> int:
@@ -76,8 +118,6 @@ def turn_due_play(*, table_id, expected_version=None, now=None) -> bool:
 
 
 def _bot_turn(table_id, seat: Seat, state, version: int, strength: str) -> bool:
-    from .bots import bot_turn_moves
-
     try:
         with transaction.atomic():
             moves_apply(table_id, seat.index, bot_turn_moves(state, seat.index, strength), version)
@@ -86,16 +126,6 @@ def _bot_turn(table_id, seat: Seat, state, version: int, strength: str) -> bool:
         logger.exception("bot at table %s seat %s: plan refused", table_id, seat.index)
         moves_apply(table_id, seat.index, engine.auto_moves(state, seat.index), version)
     return True
-
-
-def turn_wait(*, table_id, expected_version, now=None) -> float:
-    """Seconds until the turn's deadline when the table is still at ``expected_version`` and the
-    deadline is ahead (a task that came early: another host's clock), else 0. Reads only."""
-    now = now or timezone.now()
-    row = Game.objects.filter(table_id=table_id).values("version", "deadline").first()
-    if row is None or row["version"] != expected_version or row["deadline"] is None:
-        return 0.0
-    return max(0.0, (row["deadline"] - now).total_seconds())
 
 
 def seat_back(*, table_id, user) -> int:

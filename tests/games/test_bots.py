@@ -13,7 +13,7 @@ from games import engine, services
 from games.engine import parse_tile
 from games.models import Hand, Move, Seat, Table
 from games.services import ServiceError
-from games.services.deadlines import bot_pause
+from games.services.timeouts import bot_pause
 
 from .conftest import table_full
 from .helpers import current_hand, hand_state, version_of

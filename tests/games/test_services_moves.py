@@ -99,7 +99,9 @@ def test_finish_ends_the_hand_scores_it_and_schedules_the_next(
 ):
     scheduled = []
     monkeypatch.setattr(
-        tasks.hand_next_task, "apply_async", lambda args, countdown: scheduled.append(args)
+        tasks.deadline_due_task,
+        "apply_async",
+        lambda args, countdown: args[0] == "next" and scheduled.append(args[1:]),
     )
     state_set(playing, rack_of=(0, MELD_RACK), indicator=parse_tile("B9"), okey=parse_tile("B10"))
     with django_capture_on_commit_callbacks(execute=True):
@@ -357,9 +359,9 @@ def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
 ):
     scheduled = []
     monkeypatch.setattr(
-        tasks.hand_next_task,
+        tasks.deadline_due_task,
         "apply_async",
-        lambda args, countdown: scheduled.append(countdown),
+        lambda args, countdown: args[0] == "next" and scheduled.append(countdown),
     )
     state = hand_state(playing)
     tile = engine.format_tile(state.racks[0][0])
@@ -375,7 +377,7 @@ def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
         )
     hand = current_hand(playing)
     assert out.hand_over and hand.result["void"]
-    assert scheduled == [services.hands.NEXT_HAND_AFTER_VOID_SECONDS]
+    assert scheduled == [services.lifecycle.NEXT_HAND_AFTER_VOID_SECONDS]
     assert services.hand_next(table_id=playing.pk, expected_version=out.version)
     again = Hand.objects.get(game__table=playing, number=2)
     assert again.first_seat == 0
@@ -389,11 +391,11 @@ def test_the_last_hand_ends_the_game_with_places_and_rating_points(
     from .conftest import game_started, table_full
 
     scheduled, ending, lobby = [], [], []
+    sent = {"next": scheduled, "end": ending}
     monkeypatch.setattr(
-        tasks.hand_next_task, "apply_async", lambda args, countdown: scheduled.append(args)
-    )
-    monkeypatch.setattr(
-        tasks.game_end_task, "apply_async", lambda args, countdown: ending.append(args)
+        tasks.deadline_due_task,
+        "apply_async",
+        lambda args, countdown: args[0] in sent and sent[args[0]].append(args[1:]),
     )
     monkeypatch.setattr("games.broadcast.lobby_changed", lambda: lobby.append(1))
     table = game_started(table_full(users, hand_limit=1))

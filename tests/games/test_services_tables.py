@@ -21,12 +21,11 @@ def sent(monkeypatch):
     )
     monkeypatch.setattr("games.broadcast.lobby_changed", lambda: calls.append(("lobby",)))
     monkeypatch.setattr("games.broadcast.chat_publish", lambda t, m: calls.append(("chat", t)))
-    for task in (tasks.game_start_task, tasks.hand_next_task):
-        monkeypatch.setattr(
-            task,
-            "apply_async",
-            lambda args, countdown=None, _name=task.name: calls.append((_name, args, countdown)),
-        )
+    monkeypatch.setattr(
+        tasks.deadline_due_task,
+        "apply_async",
+        lambda args, countdown=None: calls.append((args[0], args[1:], countdown)),
+    )
     return calls
 
 
@@ -132,7 +131,7 @@ def test_table_start_schedules_the_deal_ten_seconds_later(
     table.refresh_from_db()
     assert table.status == Table.Status.STARTING and table.start_at is not None
     assert (table.start_at - table.game.started if table.game.started else None) is None
-    assert ("games.tasks.game_start_task", (table.pk, version), 10) in sent
+    assert ("start", (table.pk, version), 10) in sent
     assert ("table", table.pk, version) in sent
     assert not Hand.objects.exists()
 

@@ -56,7 +56,7 @@ def test_a_void_hand_is_dealt_again_by_the_sweep_after_the_pause(playing, users)
     services.turn_due_play(table_id=playing.pk, now=later())  # seat 2 times out: stock empty
     hand = current_hand(playing)
     assert hand.over and hand.result["void"]
-    pause = services.hands.NEXT_HAND_AFTER_VOID_SECONDS
+    pause = services.lifecycle.NEXT_HAND_AFTER_VOID_SECONDS
     assert deadline_of(playing) == hand.ended + timedelta(seconds=pause)
     assert sweep_at(hand.ended + timedelta(seconds=pause)) == 0  # still the task's moment
     assert sweep_at(hand.ended + timedelta(seconds=pause) + SWEEP_GRACE) == 1
@@ -96,7 +96,7 @@ def test_a_sweep_racing_the_task_leaves_one_play(playing):
     moment = deadline_of(playing) + SWEEP_GRACE
     assert sweep_at(moment) == 1
     # the timeout's own task arrives after the sweep did its work
-    assert tasks.turn_due_task.apply(args=(playing.pk, v)).get() is False
+    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
     assert Move.objects.count() == 1
 
 
@@ -118,9 +118,9 @@ def turn_tasks(monkeypatch):
     """The turn tasks sent: (table, version, countdown)."""
     sent = []
     monkeypatch.setattr(
-        tasks.turn_due_task,
+        tasks.deadline_due_task,
         "apply_async",
-        lambda args, countdown=None: sent.append((*args, countdown)),
+        lambda args, countdown=None: args[0] == "turn" and sent.append((*args[1:], countdown)),
     )
     return sent
 

@@ -2,29 +2,31 @@
 tasks are thin calls that do nothing when the table has moved on."""
 
 import pytest
+from django.test import TestCase
 
 from games import services, tasks
-from games.models import Move
+from games.models import Game, Move
+from games.services import deadlines
 
 from .conftest import table_full
 from .helpers import discard_first, version_of
-from .timing import deadline_of, turn_due_in
+from .timing import deadline_of, later, turn_due_in
 
 pytestmark = pytest.mark.django_db
 
-TIMED = (tasks.game_start_task, tasks.turn_due_task, tasks.hand_next_task, tasks.game_end_task)
+KINDS = [k.name for k in deadlines.KINDS]
 
 
 @pytest.fixture
 def sent(monkeypatch):
-    """Every timed task sent: (short name, args, countdown)."""
+    """Every deadline task sent: (kind, (table, version), countdown)."""
     calls = []
 
-    def recorder(name):
-        return lambda args, countdown: calls.append((name, args, countdown))
+    def record(args, countdown):
+        kind, *rest = args
+        calls.append((kind, tuple(rest), countdown))
 
-    for task in TIMED:
-        monkeypatch.setattr(task, "apply_async", recorder(task.name.rsplit(".", 1)[1]))
+    monkeypatch.setattr(tasks.deadline_due_task, "apply_async", record)
     return calls
 
 
@@ -41,13 +43,13 @@ def test_start_deal_and_every_move_send_the_task_for_the_next_deadline(
     table = table_full(users)
     with django_capture_on_commit_callbacks(execute=True):
         v = services.table_start(table_id=table.pk, user=users[0])
-    assert sent == [("game_start_task", (table.pk, v), 10)]
+    assert sent == [("start", (table.pk, v), 10)]
     with django_capture_on_commit_callbacks(execute=True):
         services.game_start(table_id=table.pk, expected_version=v)
-    assert sent[-1] == ("turn_due_task", (table.pk, v + 1), 30)
+    assert sent[-1] == ("turn", (table.pk, v + 1), 30)
     with django_capture_on_commit_callbacks(execute=True):
         out = discard_first(table, users[0])
-    assert sent[-1] == ("turn_due_task", (table.pk, out.version), 30)
+    assert sent[-1] == ("turn", (table.pk, out.version), 30)
 
 
 def test_a_persons_turn_beyond_the_sweeps_reach_sends_no_task_but_stores_the_deadline(
@@ -60,7 +62,7 @@ def test_a_persons_turn_beyond_the_sweeps_reach_sends_no_task_but_stores_the_dea
         services.game_start(table_id=table.pk, expected_version=v)
     with django_capture_on_commit_callbacks(execute=True):
         discard_first(table, users[0])
-    assert sent == [("game_start_task", (table.pk, v), 10)]
+    assert sent == [("start", (table.pk, v), 10)]
     assert deadline_of(table) is not None  # the sweep sends the task when it comes near
 
 
@@ -72,7 +74,7 @@ def test_a_whole_turn_played_for_a_seat_sends_one_task(
     with django_capture_on_commit_callbacks(execute=True):
         assert services.turn_due_play(table_id=playing.pk, now=deadline_of(playing))
     assert Move.objects.filter(seat=1).count() == 2  # a draw and a discard
-    assert sent == [("turn_due_task", (playing.pk, version_of(playing)), 30)]
+    assert sent == [("turn", (playing.pk, version_of(playing)), 30)]
 
 
 def test_a_task_that_cannot_be_sent_leaves_the_move_done(
@@ -81,7 +83,7 @@ def test_a_task_that_cannot_be_sent_leaves_the_move_done(
     def broker_down(*args, **kwargs):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(tasks.turn_due_task, "apply_async", broker_down)
+    monkeypatch.setattr(tasks.deadline_due_task, "apply_async", broker_down)
     with django_capture_on_commit_callbacks(execute=True):
         out = discard_first(playing, users[0])
     assert out.version == version_of(playing) and "could not send" in caplog.text
@@ -91,36 +93,57 @@ def test_a_task_that_cannot_be_sent_leaves_the_move_done(
 def test_the_timeout_task_plays_once_and_a_repeat_does_nothing(playing):
     turn_due_in(playing, -1)
     v = version_of(playing)
-    assert tasks.turn_due_task.apply(args=(playing.pk, v)).get() is True
-    assert tasks.turn_due_task.apply(args=(playing.pk, v)).get() is False
+    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, v)).get() is True
+    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
     assert Move.objects.count() == 1 and Move.objects.get().auto
 
 
 def test_a_timeout_task_that_comes_early_does_nothing(playing):
     v = version_of(playing)
-    assert tasks.turn_due_task.apply(args=(playing.pk, v)).get() is False
+    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
     assert not Move.objects.exists() and version_of(playing) == v
 
 
 def test_the_start_task_for_a_stale_version_does_nothing(users, fixed_seed):
     table = table_full(users)
     v = services.table_start(table_id=table.pk, user=users[0])
-    assert tasks.game_start_task.apply(args=(table.pk, v - 1)).get() is False
-    assert tasks.game_start_task.apply(args=(table.pk, v)).get() is True
-    assert tasks.game_start_task.apply(args=(table.pk, v)).get() is False
+    assert tasks.deadline_due_task.apply(args=("start", table.pk, v - 1)).get() is False
+    assert tasks.deadline_due_task.apply(args=("start", table.pk, v)).get() is True
+    assert tasks.deadline_due_task.apply(args=("start", table.pk, v)).get() is False
 
 
 def test_eager_mode_sends_no_timed_task(users, fixed_seed, celery_eager, monkeypatch):
     calls = []
-    monkeypatch.setattr(tasks.game_start_task, "apply_async", lambda *a, **k: calls.append(a))
-    from django.test import TestCase
-
+    monkeypatch.setattr(tasks.deadline_due_task, "apply_async", lambda *a, **k: calls.append(a))
     table = table_full(users)
     with TestCase.captureOnCommitCallbacks(execute=True):
         services.table_start(table_id=table.pk, user=users[0])
     assert calls == [] and deadline_of(table) is not None
 
 
-@pytest.mark.parametrize("task", TIMED, ids=lambda t: t.name)
-def test_a_task_for_a_table_that_is_gone_does_nothing(task):
-    assert task.apply(args=(987654, 3)).get() is False
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_task_for_a_table_that_is_gone_does_nothing(kind):
+    assert tasks.deadline_due_task.apply(args=(kind, 987654, 3)).get() is False
+
+
+def test_a_task_of_a_kind_no_longer_known_does_nothing(playing):
+    turn_due_in(playing, -1)
+    v = version_of(playing)
+    assert tasks.deadline_due_task.apply(args=("teatime", playing.pk, v)).get() is False
+    assert not Move.objects.exists() and version_of(playing) == v
+
+
+def test_a_table_of_bots_plays_a_whole_game_by_the_tasks_its_changes_send(users, fixed_seed, sent):
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        table = services.bot_table_create(manager=users[0], options={"hand_limit": 2})
+    done = set()
+    for _ in range(1000):
+        if not sent:
+            break
+        kind, (table_id, version), _countdown = sent.pop(0)
+        Game.objects.filter(table_id=table_id).update(deadline=later(-1))  # its time has come
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            if tasks.deadline_due_task.apply(args=(kind, table_id, version)).get():
+                done.add(kind)
+    assert done == set(KINDS)
+    assert Game.objects.get(table=table).results is not None

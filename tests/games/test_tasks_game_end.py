@@ -88,7 +88,7 @@ def test_duz_game_end_totals_match_the_hand_worked_example(users, fixed_seed):
     table, version = duz_example(users)
     table.game.refresh_from_db()
     assert table.game.results is None  # the move only ends the game; the task counts
-    assert tasks.game_end_task.apply(args=(table.pk, version)).get() is True
+    assert tasks.deadline_due_task.apply(args=("end", table.pk, version)).get() is True
     table.game.refresh_from_db()
     results = table.game.results
     assert results["counts"] == [20, 19, 28, 28]
@@ -100,7 +100,7 @@ def test_duz_game_end_totals_match_the_hand_worked_example(users, fixed_seed):
 
 def test_esli_game_end_totals_match_the_hand_worked_example(users, fixed_seed):
     table, version = esli_example(users)
-    assert tasks.game_end_task.apply(args=(table.pk, version)).get() is True
+    assert tasks.deadline_due_task.apply(args=("end", table.pk, version)).get() is True
     table.game.refresh_from_db()
     results = table.game.results
     assert results["counts"] == [14, 26, 14, 26]
@@ -116,8 +116,8 @@ def test_the_game_end_task_counts_profiles_exactly_once(users, fixed_seed):
     after = profiles(users)
     v = version_of(table)
     # a repeated task, a late one, the sweep: nothing changes any more
-    assert tasks.game_end_task.apply(args=(table.pk, version)).get() is False
-    assert tasks.game_end_task.apply(args=(table.pk, v)).get() is False
+    assert tasks.deadline_due_task.apply(args=("end", table.pk, version)).get() is False
+    assert tasks.deadline_due_task.apply(args=("end", table.pk, v)).get() is False
     assert services.table_due(table_id=table.pk) is None
     assert profiles(users) == after and version_of(table) == v
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import engine, services
 from games.models import Move, Seat
 from games.services import ServiceError
-from games.services.deadlines import AWAY_SECONDS
+from games.services.timeouts import AWAY_SECONDS
 
 from .helpers import current_hand, discard_first, hand_state, version_of
 from .timing import deadline_of, later

@@ -60,9 +60,9 @@ def task_log():
 def quick(settings, monkeypatch):
     """Short pauses: bots, the start countdown, the pause between hands."""
     settings.OKEY_BOT_PAUSE = (0.02, 0.06)
-    monkeypatch.setattr("games.services.tables.START_SECONDS", 0.3)
-    monkeypatch.setattr("games.services.hands.NEXT_HAND_SECONDS", 0.3)
-    monkeypatch.setattr("games.services.hands.NEXT_HAND_AFTER_VOID_SECONDS", 0.3)
+    monkeypatch.setattr("games.services.lifecycle.START_SECONDS", 0.3)
+    monkeypatch.setattr("games.services.lifecycle.NEXT_HAND_SECONDS", 0.3)
+    monkeypatch.setattr("games.services.lifecycle.NEXT_HAND_AFTER_VOID_SECONDS", 0.3)
 
 
 def runs_of(log, name, args):
@@ -72,7 +72,7 @@ def runs_of(log, name, args):
 def test_a_timeout_fires_and_plays(celery_worker, task_log, playing):
     v = version_of(playing)
     turn_due_in(playing, 0.5)
-    wait_until(lambda: runs_of(task_log, "turn_due_task", (playing.pk, v)))
+    wait_until(lambda: runs_of(task_log, "deadline_due_task", ("turn", playing.pk, v)))
     move = Move.objects.get()
     assert (move.seat, move.kind, move.auto, move.user) == (0, "discard", True, None)
     assert Seat.objects.get(table=playing, index=0).timeouts_in_row == 1
@@ -87,7 +87,9 @@ def test_a_move_just_before_the_timeout_wins_and_the_timeout_does_nothing(
     time.sleep(0.7)
     discard_first(playing, users[0])  # in time, 0.3 s before the deadline
     # the timeout's task still runs at its time, finds the table moved on and does nothing
-    assert wait_until(lambda: runs_of(task_log, "turn_due_task", (playing.pk, v))) == [False]
+    assert wait_until(lambda: runs_of(task_log, "deadline_due_task", ("turn", playing.pk, v))) == [
+        False
+    ]
     assert [(m.seat, m.auto) for m in Move.objects.all()] == [(0, False)]
     assert Seat.objects.get(table=playing, index=0).timeouts_in_row == 0
 
@@ -96,9 +98,11 @@ def test_a_timeout_task_that_comes_early_waits_for_the_deadline(celery_worker, t
     v = version_of(playing)
     turn_due_in(playing, 1.5)
     deadline = Game.objects.get(table=playing).deadline
-    tasks.turn_due_task.apply_async(args=(playing.pk, v))  # at once: as from a fast clock
+    tasks.deadline_due_task.apply_async(
+        args=("turn", playing.pk, v)
+    )  # at once: as from a fast clock
     runs = wait_until(
-        lambda: len(r := runs_of(task_log, "turn_due_task", (playing.pk, v))) == 3 and r
+        lambda: len(r := runs_of(task_log, "deadline_due_task", ("turn", playing.pk, v))) == 3 and r
     )
     # the early one went back to the queue for the rest of the time; at the deadline it and
     # the turn's own task ran, and one of them played
@@ -110,9 +114,9 @@ def test_a_duplicated_task_does_nothing(celery_worker, task_log, playing):
     turn_due_in(playing, -1)  # overdue: its task is sent at once
     v = version_of(playing)
     for _ in range(2):  # the same message twice more (a redelivery, a second sender)
-        tasks.turn_due_task.apply_async(args=(playing.pk, v))
+        tasks.deadline_due_task.apply_async(args=("turn", playing.pk, v))
     done = wait_until(
-        lambda: len(r := runs_of(task_log, "turn_due_task", (playing.pk, v))) == 3 and r
+        lambda: len(r := runs_of(task_log, "deadline_due_task", ("turn", playing.pk, v))) == 3 and r
     )
     assert sorted(done) == [False, False, True]
     assert Move.objects.count() == 1
@@ -134,15 +138,15 @@ def test_the_sweep_recovers_a_timeout_whose_task_was_lost(celery_worker, task_lo
 def test_four_bots_finish_a_game(celery_worker, task_log, quick, users):
     started = time.monotonic()
     table = services.bot_table_create(manager=users[0], options={"hand_limit": 2})
-    wait_until(lambda: [n for n, a, r in list(task_log) if n == "game_end_task" and r], 90)
+    wait_until(lambda: [a for n, a, r in list(task_log) if a[:1] == ("end",) and r], 90)
     took = time.monotonic() - started
     game = Game.objects.get(table=table)
     assert game.status == "over" and game.results["hands"] == 2
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
     assert Hand.objects.filter(game=game, over=True).count() >= 2
     assert not Move.objects.filter(hand__game=game, auto=False).exists()
-    names = {n for n, _, _ in task_log}
-    assert {"game_start_task", "turn_due_task", "hand_next_task", "game_end_task"} <= names
+    kinds = {a[0] for n, a, _ in task_log if n == "deadline_due_task"}
+    assert kinds == {"start", "turn", "next", "end"}
     print(f"four bots, 2 hands: {Move.objects.count()} moves in {took:.1f} s")
 
 
@@ -157,7 +161,9 @@ def test_a_void_hand_is_dealt_again_by_the_worker(celery_worker, task_log, quick
     first = Hand.objects.get(game__table=playing, number=1)
     assert first.over and first.result["void"]
     v = version_of(playing)
-    assert wait_until(lambda: runs_of(task_log, "hand_next_task", (playing.pk, v))) == [True]
+    assert wait_until(lambda: runs_of(task_log, "deadline_due_task", ("next", playing.pk, v))) == [
+        True
+    ]
     again = Hand.objects.get(game__table=playing, number=2)
     assert again.first_seat == first.first_seat and not again.over
 
@@ -174,14 +180,18 @@ def test_game_end_totals_on_the_worker_match_the_hand_worked_examples(
 ):
     # both examples of test_tasks_game_end.py; the end task runs on the worker
     table, version = duz_example(users)
-    assert wait_until(lambda: runs_of(task_log, "game_end_task", (table.pk, version))) == [True]
+    assert wait_until(
+        lambda: runs_of(task_log, "deadline_due_task", ("end", table.pk, version))
+    ) == [True]
     game = Game.objects.get(table=table)
     assert game.results["counts"] == [20, 19, 28, 28]
     assert game.results["points"] == [2, 4, -3, -3]
     assert profiles(users) == [(2, 1, 0), (4, 1, 1), (-3, 1, 0), (-3, 1, 0)]
 
     table, version = esli_example(users)
-    assert wait_until(lambda: runs_of(task_log, "game_end_task", (table.pk, version))) == [True]
+    assert wait_until(
+        lambda: runs_of(task_log, "deadline_due_task", ("end", table.pk, version))
+    ) == [True]
     game = Game.objects.get(table=table)
     assert game.results["teams"] == [28, 52] and game.results["points"] == [2, -2, 2, -2]
     assert profiles(users) == [(4, 2, 1), (2, 2, 1), (-1, 2, 1), (-5, 2, 0)]
