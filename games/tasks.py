@@ -1,7 +1,7 @@
 """Celery tasks: thin, each carries the version it expects and does nothing if the table moved on.
 
 A late or repeated delivery is therefore harmless, and nothing relies on revoke(). The timed
-ones are one task for every kind of deadline (games.services.deadlines.KINDS), sent through
+ones are one task for every kind of deadline (registered in games.services.deadlines), sent through
 ``deadline_task_send`` when a change commits (games.apps plugs it into the services); the sweep
 (beat, every few seconds, CELERY_BEAT_SCHEDULE) does whatever a lost task left undone.
 """

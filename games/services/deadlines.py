@@ -2,7 +2,7 @@
 
 Every visible change goes through ``table_bump``, which calls ``deadline_arm``: it works out the
 next moment the server has to act at the table and what it will do then (a *kind*). Each kind
-is registered once, in ``KINDS``: when it falls, which service handles it, and how its task is
+is registered once (``deadline_kind_register``): when it falls, which service handles it, and how its task is
 sent. The Celery task (games.tasks.deadline_due_task), the sweep (games.services.sweep) and the
 docs (docs/timers.md) all go by this table, so a new kind is one more line here.
 
@@ -29,7 +29,6 @@ move; tests drive them through the sweep or a real worker instead.
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game, Table
@@ -38,10 +37,6 @@ from .deadline_tasks import arm_ahead, countdown_until, deadline_queue, deadline
 
 # deadline_batch: beside deadline_arm, whose tasks it gathers
 from .deadline_tasks import deadline_batch as deadline_batch
-from .lifecycle import game_start, hand_next, hand_next_due_at, results_due_at, start_due_at
-from .results import game_results_record
-from .tables import table_lock
-from .timeouts import turn_due_at, turn_due_play
 
 
 @dataclass(frozen=True)
@@ -62,15 +57,14 @@ class DeadlineKind:
     far_left_to_sweep: bool = False
 
 
-KINDS = (
-    DeadlineKind("start", when=start_due_at, handler=game_start),
-    DeadlineKind(
-        "turn", when=turn_due_at, handler=turn_due_play, never_early=True, far_left_to_sweep=True
-    ),
-    DeadlineKind("next", when=hand_next_due_at, handler=hand_next),
-    DeadlineKind("end", when=results_due_at, handler=game_results_record),
-)
-KIND_BY_NAME = {k.name: k for k in KINDS}
+# Each kind is registered by the module that owns what it does (lifecycle: start, next, end;
+# timeouts: turn) when games.services is imported: a new kind of deadline is one registration
+# there, and this module, which every change reaches through table_bump, imports none of them.
+KIND_BY_NAME: dict[str, DeadlineKind] = {}
+
+
+def deadline_kind_register(kind: DeadlineKind) -> None:
+    KIND_BY_NAME[kind.name] = kind
 
 
 def deadline_of(game: Game, table: Table, hand=None, seats=None) -> tuple:
@@ -82,7 +76,7 @@ def deadline_of(game: Game, table: Table, hand=None, seats=None) -> tuple:
         return None, None
     if hand is None and game.status == Game.Status.PLAYING:
         hand = game.hands.order_by("-number").first()
-    for kind in KINDS:
+    for kind in KIND_BY_NAME.values():
         when = kind.when(game, table, hand, seats)
         if when is not None:
             return when, kind.name
@@ -127,12 +121,3 @@ def deadline_wait(*, kind: str, table_id, expected_version, now=None) -> float:
     if row is None or row["version"] != expected_version or row["deadline"] is None:
         return 0.0
     return max(0.0, (row["deadline"] - now).total_seconds())
-
-
-def deadline_rearm(table_id) -> None:
-    """Work the table's deadline out again and send its task, without a visible change (after
-    its times were changed by hand: an operator, a test). Tasks already sent stay harmless."""
-    with transaction.atomic():
-        game, _ = table_lock(table_id)
-        deadline_arm(game)
-        game.save(update_fields=["deadline"])

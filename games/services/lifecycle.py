@@ -31,9 +31,10 @@ from games.engine.state import result_to_dict
 from games.models import Game, Hand, Table
 
 from . import seeds
+from .deadlines import DeadlineKind, deadline_kind_register
 from .errors import ServiceError
 from .invites import reserved_refusal, seats_reserved
-from .results import results_write
+from .results import game_results_record, results_write
 from .tables import table_bump, table_lock, version_check
 
 START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
@@ -255,3 +256,8 @@ def table_shut(game: Game, table: Table, now) -> Hand | None:
     table.status, table.start_at = Table.Status.CLOSED, None
     table.save(update_fields=["status", "start_at"])
     return hand
+
+
+deadline_kind_register(DeadlineKind("start", when=start_due_at, handler=game_start))
+deadline_kind_register(DeadlineKind("next", when=hand_next_due_at, handler=hand_next))
+deadline_kind_register(DeadlineKind("end", when=results_due_at, handler=game_results_record))

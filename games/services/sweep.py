@@ -36,7 +36,7 @@ ARMED_KEY = "okey:sweep:armed-to"  # the latest deadline moment whose task a swe
 
 
 def table_due(*, table_id, now=None) -> str | None:
-    """Do what is due at the table at ``now``; the kind done (see deadlines.KINDS), or None
+    """Do what is due at the table at ``now``; the kind done (see deadlines.KIND_BY_NAME), or None
     when nothing was due."""
     now = now or timezone.now()
     with transaction.atomic():

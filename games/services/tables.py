@@ -141,3 +141,12 @@ def seat_leave(*, table_id, user) -> int:
             table.status, table.start_at = Table.Status.CLOSED, None
         table.save(update_fields=["status", "start_at"])
         return table_bump(game, lobby=True)
+
+
+def deadline_rearm(table_id) -> None:
+    """Work the table's deadline out again and send its task, without a visible change (after
+    its times were changed by hand: an operator, a test). Tasks already sent stay harmless."""
+    with transaction.atomic():
+        game, _ = table_lock(table_id)
+        deadline_arm(game)
+        game.save(update_fields=["deadline"])

@@ -28,6 +28,7 @@ from games.models import Game, Seat
 
 from .bots import bot_turn_moves
 from .deadline_tasks import deadline_batch
+from .deadlines import DeadlineKind, deadline_kind_register
 from .errors import ServiceError
 from .moves import move_submit
 from .tables import table_bump, table_lock
@@ -142,3 +143,10 @@ def seat_back(*, table_id, user) -> int:
         seat.away, seat.timeouts_in_row = False, 0
         seat.save(update_fields=["away", "timeouts_in_row"])
         return table_bump(game)
+
+
+deadline_kind_register(
+    DeadlineKind(
+        "turn", when=turn_due_at, handler=turn_due_play, never_early=True, far_left_to_sweep=True
+    )
+)

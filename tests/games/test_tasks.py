@@ -6,7 +6,6 @@ from django.test import TestCase
 
 from games import services, tasks
 from games.models import Game, Move
-from games.services import deadlines
 
 from .conftest import table_full
 from .helpers import discard_first, version_of
@@ -14,7 +13,7 @@ from .timing import deadline_of, later, turn_due_in
 
 pytestmark = pytest.mark.django_db
 
-KINDS = [k.name for k in deadlines.KINDS]
+KINDS = ["start", "turn", "next", "end"]
 
 
 @pytest.fixture

@@ -114,7 +114,7 @@ def test_any_move_of_the_player_brings_them_back(playing, users):
 def test_a_player_who_comes_back_by_drawing_keeps_their_whole_turn(playing, users):
     discard_first(playing, users[0])
     Seat.objects.filter(table=playing, index=1).update(away=True, timeouts_in_row=2)
-    services.deadlines.deadline_rearm(playing.pk)
+    services.tables.deadline_rearm(playing.pk)
     draw(playing, users[1])  # on their own turn, before the away play
     hand = current_hand(playing)
     assert deadline_of(playing) == hand.turn_started + timedelta(seconds=30)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game
-from games.services.deadlines import deadline_rearm
+from games.services.tables import deadline_rearm
 
 from .helpers import current_hand
 
