@@ -20,7 +20,9 @@ HTTP, without a version) by the player whose turn it is, nor a move allowed out 
 Then it checks: every table row, seat, hand, move and chat message is exactly as before; daphne
 is the same process, /healthz answers 200, no HTTP answer was a 5xx and no socket was closed with
 1011; every rack tile any frame or answer showed belongs to the viewer's own rack (none to an
-outsider), and no seed or stock tile order appeared.
+outsider), in #rack-data only: outside it a frame shows only public tiles (the piles, the
+indicator, the okey), and a move's public event no rack at all; no seed or stock tile order
+appeared.
 """
 
 from __future__ import annotations
@@ -102,6 +104,9 @@ class Knowledge:
         self.secrets: list[str] = []
         self.version: dict[int, int] = {}
         self.turn_user: dict[int, int] = {}
+        # the tiles anyone may see: the piles, the indicators, the okeys (and a move's
+        # data-move-tile, one of them, which is not a data-tile)
+        self.public: set[str] = set()
         for t in table_ids:
             game = Game.objects.get(table_id=t)
             hand = Hand.objects.filter(game=game).order_by("-number").first()
@@ -111,17 +116,26 @@ class Knowledge:
             self.turn_user[t] = seats[state.turn]
             for index, uid in seats.items():
                 self.rack[uid] = Counter(engine.format_tile(x) for x in state.racks[index])
+            self.public |= {engine.format_tile(x) for pile in state.discards for x in pile}
+            self.public |= {engine.format_tile(state.indicator), engine.format_tile(state.okey)}
             self.secrets.append(bytes(hand.seed).hex())
             # the next 12 stock tiles, in order, as they would be written out
             self.secrets.append(" ".join(engine.format_tile(x) for x in state.stock[-12:]))
 
     def leaks(self, text: str, uid: int | None) -> list[str]:
+        """A frame (or page) may carry public tiles anywhere, and in #rack-data only the
+        viewer's own tiles."""
         out = []
+        own = self.rack.get(uid, Counter()) if uid else Counter()
         for m in RACK.finditer(text):
             shown = Counter(TILE.findall(m.group(2)))
-            own = self.rack.get(uid, Counter()) if uid else Counter()
             if shown - own:
                 out.append(f"rack tiles {sorted((shown - own).elements())} shown to user {uid}")
+        foreign = sorted(set(TILE.findall(RACK.sub("", text))) - self.public)
+        if foreign:
+            out.append(f"tiles {foreign} outside #rack-data shown to user {uid}")
+        if 'id="table-version"' in text and "data-delta" in text and RACK.search(text):
+            out.append(f"a move's public event with a rack in it, shown to user {uid}")
         for secret in self.secrets:
             if secret and secret in text:
                 out.append(f"a secret ({secret[:16]}…) shown to user {uid}")

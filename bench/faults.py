@@ -15,14 +15,17 @@ turns and away seats all along. Each client sends table.js's sync every 15 s.
 After each injection it checks:
 - the database (one consistent snapshot): every hand's moves numbered 1..n without gap or repeat,
   replaying them from the seed gives the stored state, versions increase (bench/loadlib/checks);
-- convergence: after a daphne kill each client reconnects, and its view reaches the table's
-  current version within 2 s of the socket opening; after a Redis or worker kill, every client's
-  view reaches the version the table had when the process came back, and the time it took;
+- convergence: after a daphne kill each client reconnects, and its view (a full frame on the new
+  socket, then the moves' events) reaches the table's current version within 2 s of the socket
+  opening; after a Redis or worker kill, every client's view reaches the version the table had
+  when the process came back, and the time it took;
 - deadlines: within 30 s no table is more than 2 s past its Game.deadline (a timed-out turn, a
   bot's turn, the next deal: eventually played; exactly once is the replay check above);
 - collateral deaths: a site process that exited by itself after the fault (it is restarted, as
   a supervisor would, and reported).
-It prints one line per injection and a summary; --json FILE writes them.
+All along, each client checks every frame it receives (bench/loadlib/frames.frame_problems): a
+rack only ever of its own seat, none in a move's public event; a breach is a client error in the
+summary. It prints one line per injection and a summary; --json FILE writes them.
 """
 
 from __future__ import annotations
@@ -165,7 +168,9 @@ def db_overdue(tables) -> list[str]:
 
 async def converge_after_reconnect(players, since: float, timeout=30.0) -> list[float]:
     """For each player: reconnected after ``since``; seconds from its socket opening until its
-    view reached the version the table had just after it opened."""
+    view reached the version the table had just after it opened, from a full frame received on
+    the new socket (the whole table, as the page shows it on connecting) and the events after
+    it."""
     out = []
     deadline = time.perf_counter() + timeout
 
@@ -176,7 +181,7 @@ async def converge_after_reconnect(players, since: float, timeout=30.0) -> list[
             await asyncio.sleep(0.02)
         opened = p.opened_at[-1]
         target = (await asyncio.to_thread(db_versions, [p.table]))[p.table]
-        while p.version < target:
+        while p.full_at < opened or p.version < target:
             if time.perf_counter() > deadline:
                 return float("inf")
             await asyncio.sleep(0.01)
@@ -187,7 +192,8 @@ async def converge_after_reconnect(players, since: float, timeout=30.0) -> list[
 
 
 async def converge_in_place(players, timeout=30.0) -> list[float]:
-    """Seconds until each player's view reaches the version its table has now."""
+    """Seconds until each player's view reaches the version its table has now (through the
+    moves' events, or a full frame after a gap in them or a heartbeat's sync)."""
     t0 = time.perf_counter()
     target = await asyncio.to_thread(db_versions, sorted({p.table for p in players}))
 

@@ -12,9 +12,11 @@ makes users, logs them in (one through the real log-in form, the rest with a ses
 same way), deals tables, connects one WebSocket client per player (session cookie, allowed
 Origin) and plays legal moves chosen with the engine. Then it stops the site and serves
 bench/bare with daphne on --port + 10 for the same scenarios. It prints, per scenario: moves a
-second; p50/p95/p99 from a move sent to the update received by each of the other three players;
-errors; CPU (share of one core) and peak memory of daphne, the Celery worker and beat; the
-machine's CPU and load average. --json FILE writes it all.
+second; p50/p95/p99 from a move sent to the update received by each of the other three players
+(the move's event reaching them); the bytes a player receives for one move (median and p95 over
+every move and player, the mover included); errors; CPU (share of one core) and peak memory of
+daphne, the Celery worker and beat; the machine's CPU and load average. --json FILE writes it
+all.
 
 With --webs 2 the players of each table are spread over two daphne processes (seats 0 and 2 on
 one, 1 and 3 on the other) that share games through the Redis channel layer: every move made
@@ -238,6 +240,13 @@ def report_line(name, r) -> str:
         f"harness lag p99 {r.get('harness_loop_lag_p99_ms', 0):.0f}"
         f" max {r.get('harness_loop_lag_max_ms', 0):.0f} ms  "
         f"load {r['loadavg_before']} -> {r['loadavg_after']}"
+        + (
+            f"\n   bytes a player receives for one move (its event, own part or full frame):"
+            f" p50 {r['viewer_bytes_per_move_p50']}  p95 {r['viewer_bytes_per_move_p95']};"
+            f" all four players p50 {r['bytes_per_move_p50']}"
+            if r.get("viewer_bytes_per_move_p50") is not None
+            else ""
+        )
         + (
             f"\n   gc pauses logged (OKEY_GC_LOG_MS): {g['n']}, {g['full']} of them full,"
             f" longest {g['max_ms']:.0f} ms, {g['total_ms']:.0f} ms in all"

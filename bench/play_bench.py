@@ -1,4 +1,5 @@
-"""How long a move takes on the server, and how long each socket's view takes to render.
+"""How long a move takes on the server, what it renders for the sockets, and how long a full
+frame takes to render.
 
 Run from the repository root:
     .venv/bin/python bench/play_bench.py [--hands 20]
@@ -7,12 +8,15 @@ Run from the repository root:
 It creates a throwaway test database (SQLite file, or `test_<name>` on PostgreSQL), plays random
 four-player hands through games.services.move_submit, and times:
 - move_submit: one whole service call (lock, version check, engine, save, move log), in wall
-  time and in this process's CPU time (what a daphne process spends on it: the ORM, the engine);
-- the frame a socket sends after each move, for the player to move next and for a spectator:
-  selectors.table_view plus the template partial (what TableConsumer.frame_render does), once
-  with the table read from the database and once from the process's shared snapshot (what every
-  socket but the first does after a move, games.snapshots).
-Broadcasts go to an in-memory channel layer. Timing is wall time on a shared machine: run it
+  time and in this process's CPU time (what a daphne process spends on it: the ORM, the engine),
+  with the move's broadcast held;
+- what the move's commit renders for the sockets (games.broadcast.event_messages): its public
+  event once in each of the site's languages, and each changed player's own part in each, in CPU
+  time; and the bytes they come to (one language) for each player, and for the four;
+- a full frame (what TableConsumer.frame_render does on a connect, a sync with a stale version
+  or after a change of the table's life: selectors.table_rows, table_view and
+  render.frame_full), for the player to move next and for a spectator.
+Nothing listens on the in-memory channel layer. Timing is wall time on a shared machine: run it
 twice and read the better numbers.
 """
 
@@ -36,7 +40,7 @@ def pct(values, p):
 
 def line(name, values):
     print(
-        f"{name:<34} n={len(values):5d}  p50 {pct(values, 0.5):6.1f} ms"
+        f"{name:<40} n={len(values):5d}  p50 {pct(values, 0.5):6.1f} ms"
         f"  p95 {pct(values, 0.95):6.1f} ms  mean {statistics.mean(values) * 1000:6.1f} ms"
     )
 
@@ -44,24 +48,32 @@ def line(name, values):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--lang", default="en", help="the language whose bytes are counted")
     args = parser.parse_args()
 
     from benchdb import bench_database, bench_django, table_of_four
 
     bench_django()
-    from django.template.loader import render_to_string
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils import translation
 
-    from games import engine, selectors, services
+    from games import broadcast, engine, render, selectors, services
     from games.models import Hand, Table
-    from games.snapshots import snapshot_get
     from tests.games.helpers import random_move
+
+    broadcast.event_publish = lambda event: None  # rendered below, where it is timed
+
+    def frame_full(viewer):
+        rows = selectors.table_rows(table.pk)
+        with translation.override(args.lang):
+            return render.frame_full(selectors.table_view(rows, viewer))
 
     with bench_database():
         users, table = table_of_four()
+        seat_of = {u.pk: i for i, u in enumerate(users)}
         rng = random.Random(1)
-        submit, render_player, render_spectator = [], [], []
-        from_snapshot, submit_cpu, four = [], [], []
-        from django.contrib.auth.models import AnonymousUser
+        submit, submit_cpu, renders, render_player, render_spectator = [], [], [], [], []
+        viewer_bytes, move_bytes = [], []
 
         for _ in range(args.hands):
             while True:
@@ -71,7 +83,7 @@ def main():
                     break
                 version = Table.objects.get(pk=table.pk).game.version
                 t0, c0 = time.perf_counter(), time.process_time()
-                services.move_submit(
+                outcome = services.move_submit(
                     table_id=table.pk,
                     user=users[state.turn],
                     move=random_move(state, rng),
@@ -79,38 +91,47 @@ def main():
                 )
                 submit.append(time.perf_counter() - t0)
                 submit_cpu.append(time.process_time() - c0)
-                # what the four players' sockets do after a move: the snapshot the move left
-                # (games.snapshots), each player's view and frame (seats cached across them)
-                moved = Table.objects.select_related("game").get(pk=table.pk).game.version
-                t0 = time.process_time()
-                for viewer in users:
-                    snap = snapshot_get(table.pk, moved)
-                    ctx = selectors.table_view(snap, viewer, chat=False)
-                    render_to_string("games/table.html#frame", ctx)
-                four.append(time.process_time() - t0)
-                fresh = Table.objects.select_related("game").get(pk=table.pk)
+                event = outcome.event
+                if event is not None:
+                    # what the move's commit renders: its event, and the changed own parts,
+                    # each in every language (games.broadcast.event_messages)
+                    t0 = time.process_time()
+                    public = render.in_every_language(lambda e=event: render.event_html(e))
+                    own = {
+                        seat_of[o.user_id]: render.in_every_language(lambda o=o: render.own_html(o))
+                        for o in event.own
+                    }
+                    renders.append(time.process_time() - t0)
+                    sizes = [
+                        len((public[args.lang] + own.get(i, {}).get(args.lang, "")).encode())
+                        for i in range(len(users))
+                    ]
+                    viewer_bytes += sizes
+                    move_bytes.append(sum(sizes))
                 nxt = engine.hand_from_dict(Hand.objects.get(pk=hand.pk).state).turn
                 for viewer, out in (
                     (users[nxt], render_player),
                     (AnonymousUser(), render_spectator),
                 ):
                     t0 = time.perf_counter()
-                    ctx = selectors.table_view(fresh, viewer)
-                    render_to_string("games/table.html#frame", ctx)
+                    frame_full(viewer)
                     out.append(time.perf_counter() - t0)
-                    snap = selectors.table_snapshot(fresh)
-                    t0 = time.perf_counter()
-                    ctx = selectors.table_view(snap, viewer, chat=False)
-                    render_to_string("games/table.html#frame", ctx)
-                    from_snapshot.append(time.perf_counter() - t0)
             game = Table.objects.get(pk=table.pk).game
             services.hand_next(table_id=table.pk, expected_version=game.version)
         line("move_submit", submit)
         line("move_submit, CPU of this process", submit_cpu)
-        line("frame render, player to move", render_player)
-        line("frame render, spectator", render_spectator)
-        line("frame from the shared snapshot", from_snapshot)
-        line("four players' frames after a move, CPU", four)
+        line("event and own parts, all languages, CPU", renders)
+        line("full frame, player to move", render_player)
+        line("full frame, spectator", render_spectator)
+        for name, values in (
+            (f"bytes a player receives a move ({args.lang})", viewer_bytes),
+            ("bytes of a move, four players", move_bytes),
+        ):
+            values = sorted(values)
+            print(
+                f"{name:<40} n={len(values):5d}  p50 {values[len(values) // 2]:6d} B"
+                f"  p95 {values[min(len(values) - 1, int(len(values) * 0.95))]:6d} B"
+            )
 
 
 if __name__ == "__main__":

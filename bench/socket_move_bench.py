@@ -1,5 +1,6 @@
 """The CPU a daphne process spends on one socket move, outside the stack: the move as the
-consumer applies it, and the four frames its players' sockets then build.
+consumer applies it, its event rendered once per language for everyone at the table, and the
+players' own parts after it.
 
 Run from the repository root, on PostgreSQL as the site runs:
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/okey_bench \
@@ -9,16 +10,22 @@ It creates a throwaway test database, seats four users at a Düz table and plays
 (the same deals every run) the way bench/load.py's players do: draw, then finish when
 ``engine.finishes`` finds a tile, else discard ``engine.best_discard``. For each move it times, in
 this thread's CPU time:
-- ``TableConsumer.move_apply`` (``move_submit`` with its broadcasts held, and the snapshot it
-  leaves on commit) between two ``close_old_connections``, what a database thread of daphne
-  runs (channels' DatabaseSyncToAsync);
-- the four players' frames, each built as ``TableConsumer.board_render`` builds it: from the
-  stored snapshot in the event loop when no query is needed, else through ``frame_render``.
-``--dump`` writes every frame, to compare two versions of the code byte for byte; ``--profile``
-prints the top of a cProfile of the whole run, in this thread's CPU time (as the figures above
-are) rather than wall time, which counts the database's answers as the code waiting for them.
-CPU time on a shared machine still varies by tens of percent from minute to minute: compare two
-versions of the code by running them alternately.
+- ``services.move_submit`` between two ``close_old_connections``, what a database thread of
+  daphne runs for ``TableConsumer.on_move`` (channels' DatabaseSyncToAsync), with the move's
+  broadcast held;
+- what ``games.broadcast.event_messages`` renders on the move's commit: the move's public event
+  (``render.event_html``) once in each of the site's languages, and each changed player's own
+  part (``render.own_html``) once in each language;
+- for a move that ends the hand (no event: each page shows the whole table again), the four
+  players' full frames, each built as ``TableConsumer.frame_render`` builds it (a read of the
+  table and the frame).
+It also reports the bytes (UTF-8, in --lang) each player's socket receives for a move: the
+event, plus its own part when it has one, or its full frame at a hand's end. ``--dump`` writes
+every frame, to compare two versions of the code byte for byte; ``--profile`` prints the top of
+a cProfile of the whole run, in this thread's CPU time (as the figures above are) rather than wall
+time, which counts the database's answers as the code waiting for them. CPU time on a shared
+machine still varies by tens of percent from minute to minute: compare two versions of the code
+by running them alternately.
 """
 
 import argparse
@@ -62,10 +69,19 @@ def move_choose(state, seat):
     return {"kind": "discard", "tile": engine.format_tile(engine.best_discard(rack, state.okey))}
 
 
+def bytes_line(name, values):
+    values = sorted(values)
+    print(
+        f"{name:<40} n={len(values):5d}  p50 {values[len(values) // 2]:6d} B"
+        f"  p95 {values[min(len(values) - 1, int(len(values) * 0.95))]:6d} B"
+        f"  mean {statistics.mean(values):8.0f} B"
+    )
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=1500)
-    parser.add_argument("--lang", default="en")
+    parser.add_argument("--lang", default="en", help="the language whose bytes are counted")
     parser.add_argument("--dump", help="write every frame to this file")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats)")
@@ -77,10 +93,12 @@ def main():
     bench_django(OKEY_TEST_SEED_HEX=os.environ["OKEY_TEST_SEED_HEX"])
     from django.db import close_old_connections
 
-    from games import engine, selectors, services
+    from games import broadcast, engine, render, services
     from games.consumers import TableConsumer
     from games.models import Game, Hand
-    from games.snapshots import snapshot_cached, snapshots_clear
+
+    # the move's broadcast is held: its renders are timed apart, below, and nothing listens
+    broadcast.event_publish = lambda event: None
 
     profiler = None
     if args.profile:
@@ -95,23 +113,22 @@ def main():
             socket = TableConsumer()
             socket.table_id, socket.user, socket.lang = table.pk, user, args.lang
             sockets.append(socket)
-        snapshots_clear()
         for socket in sockets:  # as each socket does when it connects
             socket.frame_render(chat=True)
+        seat_of = {u.pk: i for i, u in enumerate(users)}
 
-        def frames_build(version, mover):
-            """The four frames after a move, as TableConsumer.board_render builds them."""
-            frames = []
-            for i, socket in enumerate(sockets):
-                message = "" if i == mover else None
-                snap = snapshot_cached(table.pk, version)
-                if snap is not None and not selectors.view_reads_rows(snap, socket.user):
-                    frames.append(socket.frame_build(snap, message=message))
-                else:
-                    frames.append(socket.frame_render(at_least=version, message=message))
-            return frames
+        def renders(event):
+            """{seat: html in --lang} of what the sockets receive after the move: the event (for
+            every seat) and the own parts, each rendered in every language as broadcast does."""
+            public = render.in_every_language(lambda: render.event_html(event))
+            own = {
+                seat_of[o.user_id]: render.in_every_language(lambda o=o: render.own_html(o))
+                for o in event.own
+            }
+            return public[args.lang], {seat: html[args.lang] for seat, html in own.items()}
 
-        applied, built, built_reading, reads = [], [], [], 0
+        applied, rendered, ended, whole = [], [], [], []
+        viewer_bytes, move_bytes, event_bytes, own_bytes = [], [], [], []
         moves = 0
         while moves < args.moves:
             game = Game.objects.get(table=table)
@@ -128,34 +145,50 @@ def main():
                 profiler.enable()
             t0 = time.thread_time()
             close_old_connections()  # before and after, as channels' DatabaseSyncToAsync does
-            outcome, _held = sockets[seat].move_apply(move, game.version, uuid.uuid4().hex)
+            outcome = services.move_submit(
+                table_id=table.pk, user=users[seat], move=move, expected_version=game.version,
+                idempotency_key=uuid.uuid4().hex,
+            )  # fmt: skip
             close_old_connections()
             t1 = time.thread_time()
-            read = snapshot_cached(table.pk, outcome.version) is None
-            reads += read
-            frames = frames_build(outcome.version, seat)
+            if outcome.event is not None:
+                public, own = renders(outcome.event)
+                frames = [public + own.get(i, "") for i in range(len(sockets))]
+            else:  # the hand's end: every socket renders its viewer's whole table
+                frames = [socket.frame_render(chat=False)[1] for socket in sockets]
             t2 = time.thread_time()
             if profiler:
                 profiler.disable()
             applied.append(t1 - t0)
-            built.append(t2 - t1)
-            if read:
-                built_reading.append(t2 - t1)
+            whole.append(t2 - t0)
+            (rendered if outcome.event is not None else ended).append(t2 - t1)
+            sizes = [len(html.encode()) for html in frames]
+            viewer_bytes += sizes
+            move_bytes.append(sum(sizes))
+            if outcome.event is not None:
+                event_bytes.append(len(public.encode()))
+                own_bytes += [len(html.encode()) for html in own.values()]
             moves += 1
             if out:
-                for i, (version, html) in enumerate(frames):
-                    out.write(f"--- move {moves} seat {i} version {version}\n")
+                for i, html in enumerate(frames):
+                    out.write(f"--- move {moves} seat {i} version {outcome.version}\n")
                     out.write(" ".join(html.split()) + "\n")
         if not moves:
             return
-        line("move_apply (move_submit), CPU", applied)
-        line("four frames after the move, CPU", built)
-        line("the move and its frames, CPU", [a + b for a, b in zip(applied, built, strict=True)])
-        print(f"moves whose frames read the table again: {reads} of {moves}")
-        # a hand's end (its scores and result), and the first move after a deal that this
-        # script made outside any socket
-        if built_reading:
-            line("four frames that read the table, CPU", built_reading)
+        langs = len(render.languages())
+        line("move_submit, CPU", applied)
+        if rendered:
+            line(f"event and own parts, {langs} languages, CPU", rendered)
+        line("the move and its renders, CPU", whole)
+        print(f"moves that ended a hand (four full frames instead): {len(ended)} of {moves}")
+        if ended:
+            line("four full frames at a hand's end, CPU", ended)
+        bytes_line(f"bytes a player receives a move ({args.lang})", viewer_bytes)
+        bytes_line("bytes of a move, four players", move_bytes)
+        if event_bytes:
+            bytes_line("the event (one language)", event_bytes)
+        if own_bytes:
+            bytes_line("an own part (one language)", own_bytes)
         if profiler:
             import pstats
 

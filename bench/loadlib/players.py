@@ -1,10 +1,18 @@
 """Simulated players: one WebSocket client each, as a browser tab with table.js would be.
 
-A SitePlayer reads the HTML frames of ws/table/<id>/, and when the frame says it may draw or
-discard it waits its think time and sends the move a click would send (with the version it saw
-and a fresh idempotency key): draw from the stock, then finish if the engine finds a finishing
-tile in its own rack, else discard the engine's best discard. A BarePlayer does the same turn
+A SitePlayer folds the HTML frames of ws/table/<id>/ into its page's state (bench/loadlib/frames:
+full frames, moves' public events, its own rack and moves), and when that state says it may draw
+or discard it waits its think time and sends the move a click would send (with the table version
+it shows and a fresh idempotency key): draw from the stock, then finish if the engine finds a
+finishing tile in its own rack, else discard the engine's best discard. A mover hears its own
+move as everyone does, through the move's event; its own part (rack, moves) comes apart from it,
+in either order, and it moves again only once both are in. A BarePlayer does the same turn
 taking against bench/bare, whose frames are just {"version": n}.
+
+Each frame's bytes (UTF-8) count for the table version they belong to (a full frame's or an
+event's version, an own part's data-version), so that the run can tell how many bytes a player
+receives for one move; a frame that carries a rack of another seat, or a move's public event that
+carries a rack at all, is an error.
 
 Pacing is per table: with ``rate`` > 0 a move is sent no sooner than an interval after the
 table's previous one (and at least ``think`` after the frame that allowed it), so a table makes
@@ -32,7 +40,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from games import engine
 
-from .frames import frame_parse
+from .frames import FrameState, frame_parse, frame_problems
 from .stats import Recorder
 
 ANSWER_TIMEOUT = 10.0
@@ -42,6 +50,7 @@ ANSWER_TIMEOUT = 10.0
 # in under a second). Below that, as in every run's steady state, it never waits.
 PLAYER_BURST = 12
 PLAYER_WINDOW = 1.0
+GAP_SYNC_EVERY = 1.0  # a player that sees a gap in the versions asks again at most this often
 
 
 @dataclass
@@ -83,8 +92,9 @@ class Player:
         self.heartbeat_quiet = heartbeat_quiet or heartbeat
         self.heard_at = 0.0  # the last frame, or the last heartbeat sent
         self.status = ""  # the table's, from the last board frame
-        self.version = 0
+        self.version = 0  # the table's, as this player's page shows it
         self.state = None
+        self.synced_at = 0.0  # the last sync sent for a gap
         self.inflight: int | None = None  # the version our move should reach
         self.inflight_since = 0.0
         self.moving: asyncio.Task | None = None
@@ -188,18 +198,25 @@ class Player:
             self.inflight = None
             asyncio.ensure_future(self._send({"action": "sync", "version": self.version}))
 
+    def absorb(self, text: str) -> tuple[int | None, str, bool]:
+        """Fold one frame into what this player knows (``version``, ``status``, ``state``):
+        (the table version its bytes belong to or None, a refusal's text or "", whether it
+        showed a gap in the versions, which a sync should heal)."""
+        raise NotImplementedError
+
     def on_frame(self, text: str) -> None:
         self.frames += 1
         self.heard_at = time.perf_counter()
-        version, state, message = self.parse(text)
-        self.status = getattr(state, "status", "") or self.status
-        if version is not None and version > self.version:
-            self.rec.frame_seen(self.table, self.seat, self.version, version)
-            self.version = version
-            if state is not None:
-                self.state = state
-        elif version is not None and version == self.version and state is not None:
-            self.state = state
+        before = self.version
+        attributed, message, gap = self.absorb(text)
+        if attributed is not None:
+            self.rec.frame_bytes(self.table, self.seat, attributed, len(text.encode()))
+        if self.version > before:
+            self.rec.frame_seen(self.table, self.seat, before, self.version)
+        if gap and time.perf_counter() - self.synced_at > GAP_SYNC_EVERY:
+            # as table.js does: the event after a missed one is dropped, the page asks anew
+            self.synced_at = time.perf_counter()
+            asyncio.ensure_future(self._send({"action": "sync", "version": self.version}))
         if message:
             self.rec.error(f"{self.kind}: refused", message)
             self.inflight = None
@@ -254,32 +271,47 @@ class Player:
 
 
 class SitePlayer(Player):
+    """Reads the site's HTML frames into a FrameState, as table.js swaps them into the page: a
+    full frame, a move's public event (data-delta), the player's own part (rack and moves)."""
+
     kind = "site"
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.state = FrameState()
+        self.full_at = 0.0  # perf_counter of the last full frame that fitted
 
     def turn_key(self):
         f = self.state
-        return (f.hand, len(f.rack)) if f is not None else None
+        return (f.hand, len(f.rack))
 
-    def parse(self, text):
+    def absorb(self, text):
         f = frame_parse(text)
-        return f.version, (f if f.has_board else None), f.message
+        for problem in frame_problems(f, self.seat if self.cookie else None):
+            self.rec.error(f"{self.kind}: {problem}", text[:200])
+        fit = self.state.fold(f)
+        if fit == "ok" and f.full:
+            self.full_at = time.perf_counter()
+        self.version = self.state.version
+        self.status = self.state.status or self.status
+        return f.attributed, f.message, fit == "gap"
 
     def may_move(self) -> bool:
         # the engine's choice of a discard takes milliseconds of the harness's loop: made once,
         # when the move is sent
         f = self.state
-        if f is None:
-            return False
-        return "draw" in f.can or ("discard" in f.can and bool(f.rack) and bool(f.okey))
+        can = f.can_now()
+        return "draw" in can or ("discard" in can and bool(f.rack) and bool(f.okey))
 
     def move_choose(self):
         f = self.state
-        if f is None or not f.can:
+        can = f.can_now()
+        if not can:
             return None
         message = {"action": "move", "version": self.version, "key": uuid.uuid4().hex}
-        if "draw" in f.can:
+        if "draw" in can:
             return {**message, "kind": "draw"}
-        if "discard" not in f.can or not f.rack or not f.okey:
+        if "discard" not in can or not f.rack or not f.okey:
             return None
         rack = [engine.parse_tile(t) for t in f.rack]
         okey = engine.parse_tile(f.okey)
@@ -300,9 +332,12 @@ class BarePlayer(Player):
     def turn_key(self):
         return self.version // 2
 
-    def parse(self, text):
+    def absorb(self, text):
         data = json.loads(text)
-        return data.get("version"), data, data.get("error", "")
+        version = data.get("version")
+        if version is not None and version >= self.version:
+            self.version, self.state = version, data
+        return version, data.get("error", ""), False
 
     def move_choose(self):
         if self.state is None or (self.version // 2) % 4 != self.seat:

@@ -24,7 +24,9 @@ class Recorder:
 
     A mover notes the time it sends a move that should make ``table`` reach ``version``; every
     other player of that table, on its first frame at that version or later, adds one latency
-    sample. Only samples inside the measuring window count.
+    sample. Only samples inside the measuring window count. Every player also counts the bytes
+    of the frames that belong to a move's version (the move's event, its own part after it, a
+    full frame at that version), for the moves the harness sent.
     """
 
     def __init__(self) -> None:
@@ -41,6 +43,8 @@ class Recorder:
         self.moves_in_window = 0
         self.done_in_window: list[tuple[int, int]] = []
         self.loop_lag: list[float] = []
+        # (table, version) -> seat -> bytes that player received for that move
+        self.move_bytes: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
 
     def start(self) -> None:
         self.measuring = True
@@ -105,6 +109,25 @@ class Recorder:
                 self.latencies.append(t - t0)
                 self.latency_times.append(t)
 
+    def frame_bytes(self, table: int, seat: int, version: int, n: int) -> None:
+        """Player ``seat`` received ``n`` bytes belonging to ``version``: counted when that is
+        the version of a move the harness sent."""
+        sent = self.sent.get(table)
+        if sent and version in sent:
+            got = self.move_bytes[(table, version)]
+            got[seat] = got.get(seat, 0) + n
+
+    def bytes_per_move(self) -> tuple[list[int], list[int]]:
+        """For the moves acknowledged in the window: the bytes each player received for each
+        move (one value per move and player), and the bytes of each move for all its players."""
+        viewer, total = [], []
+        for key in self.done_in_window:
+            got = self.move_bytes.get(key)
+            if got:
+                viewer += got.values()
+                total.append(sum(got.values()))
+        return viewer, total
+
     def error(self, kind: str, example: str = "") -> None:
         if self.measuring:
             self.errors[kind] += 1
@@ -115,6 +138,7 @@ class Recorder:
     def summary(self) -> dict:
         ms = [x * 1000 for x in self.latencies]
         lag = [x * 1000 for x in self.loop_lag]
+        viewer, total = self.bytes_per_move()
         return {
             "seconds": round(self.seconds, 1),
             "moves": self.moves_in_window,
@@ -126,6 +150,9 @@ class Recorder:
             "max_ms": round(max(ms), 1) if ms else float("nan"),
             "errors": sum(v for k, v in self.errors.items() if not k.startswith("(outside")),
             "error_kinds": dict(self.errors),
+            "viewer_bytes_per_move_p50": pct(viewer, 0.50) if viewer else None,
+            "viewer_bytes_per_move_p95": pct(viewer, 0.95) if viewer else None,
+            "bytes_per_move_p50": pct(total, 0.50) if total else None,
             "harness_loop_lag_p99_ms": round(pct(lag, 0.99), 1),
             "harness_loop_lag_max_ms": round(max(lag), 1) if lag else float("nan"),
             "worst_seconds": self.worst_seconds(),

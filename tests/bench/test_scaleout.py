@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.test import Client
 
-from bench.loadlib.frames import frame_parse
+from bench.loadlib.frames import FrameState, frame_parse
 from tests.games.conftest import SEED_HEX, game_started, table_full
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,11 +70,11 @@ def cookie_of(user) -> str:
     return client.cookies[django_settings.SESSION_COOKIE_NAME].value
 
 
-async def frame_at_least(ws, version: int):
-    while True:
-        f = frame_parse(await asyncio.wait_for(ws.recv(), 10))
-        if f.version is not None and f.version >= version and f.has_board:
-            return f
+async def fold_until(ws, state: FrameState, done) -> FrameState:
+    """Fold the socket's frames into ``state`` until ``done(state)``."""
+    while not done(state):
+        state.fold(frame_parse(await asyncio.wait_for(ws.recv(), 10)))
+    return state
 
 
 async def play_across(ports, table_id, cookies):
@@ -89,17 +89,26 @@ async def play_across(ports, table_id, cookies):
 
     async with open_(ports[0], cookies[0]) as a, open_(ports[1], cookies[1]) as b:
         first_a, first_b = frame_parse(await a.recv()), frame_parse(await b.recv())
-        v = first_a.version
-        assert first_b.version == v and "discard" in first_a.can  # seat 1 opens the hand
-        assert first_a.status == "playing"  # the harness's heartbeat follows it, as table.js's
-        await a.send(json.dumps({"action": "move", "kind": "discard", "tile": first_a.rack[0],
+        assert first_a.full and first_b.full and first_a.me == 0 and first_b.me == 1
+        seen_a, seen_b = FrameState(), FrameState()
+        seen_a.fold(first_a)
+        seen_b.fold(first_b)
+        v = seen_a.version
+        assert seen_b.version == v and "discard" in seen_a.can_now()  # seat 1 opens the hand
+        assert seen_a.status == "playing"  # the harness's heartbeat follows it, as table.js's
+        assert seen_a.rack_version == seen_a.moves_version == v and len(seen_a.rack) == 15
+        await a.send(json.dumps({"action": "move", "kind": "discard", "tile": seen_a.rack[0],
                                  "version": v, "key": "scale-1"}))  # fmt: skip
-        seen_b = await frame_at_least(b, v + 1)  # through the other daphne
-        assert "draw" in seen_b.can  # seat 2's turn now, shown on the second process
+        # through the other daphne: the move's event, and seat 2's own part (its turn now)
+        await fold_until(b, seen_b, lambda s: s.version >= v + 1 and "draw" in s.can_now())
+        assert seen_b.version == v + 1 and seen_b.turn == 1
+        # the mover hears its move through the group too, and its own rack without the tile
+        await fold_until(a, seen_a, lambda s: s.version >= v + 1 and s.rack_version >= v + 1)
+        assert len(seen_a.rack) == 14 and seen_a.can_now() == ()
         await b.send(json.dumps({"action": "move", "kind": "draw", "version": seen_b.version,
                                  "key": "scale-2"}))  # fmt: skip
-        seen_a = await frame_at_least(a, seen_b.version + 1)
-        assert seen_a.version == seen_b.version + 1
+        await fold_until(a, seen_a, lambda s: s.version >= v + 2)
+        assert seen_a.version == v + 2
 
 
 def test_a_move_through_one_daphne_reaches_a_player_on_the_other(

@@ -1,0 +1,153 @@
+"""The harness reads the site's frames as table.js does (bench/loadlib/frames.py): a full frame,
+a move's public event and a player's own part, folded into what the page shows; frames rendered
+here by the site's own code, so that a change of the markup shows."""
+
+import random
+
+import pytest
+from django.test import override_settings
+from django.utils import translation
+
+from bench.loadlib.frames import FrameState, frame_parse, frame_problems
+from bench.loadlib.players import SitePlayer, TablePace
+from bench.loadlib.stats import Recorder
+from games import engine, render, selectors, services
+from tests.games.conftest import SEED_HEX, game_started, table_full
+
+
+@pytest.fixture
+def dealt(db, django_user_model, settings):
+    """A four-player Düz table dealt from the fixed seed: seat 0 opens the hand (discard)."""
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    users = [
+        django_user_model.objects.create_user(username=f"f{i}", email=f"f{i}@example.com")
+        for i in range(4)
+    ]
+    layer = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    with override_settings(CHANNEL_LAYERS=layer):
+        yield game_started(table_full(users)), users
+
+
+def full_frame(table, user) -> str:
+    view = selectors.table_view(selectors.table_rows(table.pk), user)
+    with translation.override("en"):
+        return render.frame_full(view)
+
+
+def discard(table, users):
+    """Seat 0 discards its first tile: (the tile, the event's bytes, {seat: own part})."""
+    rows = selectors.table_rows(table.pk)
+    tile = engine.format_tile(rows.state.racks[0][0])
+    outcome = services.move_submit(
+        table_id=table.pk, user=users[0], move={"kind": "discard", "tile": tile},
+        expected_version=rows.game.version,
+    )  # fmt: skip
+    seat_of = {u.pk: i for i, u in enumerate(users)}
+    with translation.override("en"):
+        event = render.event_html(outcome.event)
+        own = {seat_of[o.user_id]: render.own_html(o) for o in outcome.event.own}
+    return tile, event, own
+
+
+def test_a_full_frame_is_the_whole_view(dealt):
+    table, users = dealt
+    f = frame_parse(full_frame(table, users[0]))
+    assert f.full and not f.delta and f.me == 0 and f.status == "playing"
+    assert f.rack_version == f.moves_version == f.version and f.seat == 0
+    assert len(f.rack) == 15 and "discard" in f.can and f.phase == "discard" and f.turn == 0
+    state = selectors.table_rows(table.pk).state
+    public = {engine.format_tile(state.indicator), engine.format_tile(state.okey)}
+    assert set(f.public_tiles) <= public  # no rack tile outside #rack-data
+    assert frame_problems(f, 0) == []
+    assert frame_problems(f, 1) == ["the rack of seat 0 shown to seat 1"]
+    spectator = frame_parse(full_frame(table, None))
+    assert spectator.full and spectator.me is None and not spectator.has_rack
+    assert not spectator.has_moves
+
+
+def test_a_move_is_folded_from_its_event_and_the_own_parts(dealt):
+    table, users = dealt
+    mover, nxt = FrameState(), FrameState()
+    assert mover.fold(frame_parse(full_frame(table, users[0]))) == "ok"
+    assert nxt.fold(frame_parse(full_frame(table, users[1]))) == "ok"
+    v = mover.version
+    assert nxt.can_now() == () and "discard" in mover.can_now()
+    tile, event_html, own = discard(table, users)
+    assert set(own) == {0, 1}  # the mover's rack and moves, and the next player's moves
+    event = frame_parse(event_html)
+    assert event.delta and event.version == v + 1 and not event.has_rack and not event.has_moves
+    assert (event.event_kind, event.event_seat, event.event_tile) == ("discard", 0, tile)
+    assert event.turn == 1 and frame_problems(event, 2) == []
+    assert tile in event.public_tiles  # now on the mover's pile
+    # the mover hears its event first: its old moves no longer count until its own part comes
+    assert mover.fold(event) == "ok" and mover.version == v + 1
+    assert mover.can_now() == ()
+    mine = frame_parse(own[0])
+    assert mine.own and mine.attributed == v + 1 and mine.version is None
+    mover.fold(mine)
+    assert len(mover.rack) == 14 and mover.can_now() == () and mover.phase == ""
+    # the next player's own part may come before the event: it waits for the event
+    theirs = frame_parse(own[1])
+    assert theirs.own and not theirs.has_rack and theirs.can
+    nxt.fold(theirs)
+    assert nxt.can_now() == ()
+    nxt.fold(event)
+    assert "draw" in nxt.can_now() and nxt.version == v + 1
+
+
+def test_an_event_after_a_gap_or_one_already_shown_is_dropped(dealt):
+    table, users = dealt
+    page = FrameState()
+    page.fold(frame_parse(full_frame(table, users[2])))
+    v = page.version
+    _, event_html, _ = discard(table, users)
+    page.version = v - 1  # a page that missed the event before this one
+    assert page.fold(frame_parse(event_html)) == "gap" and page.version == v - 1
+    page.version = v
+    assert page.fold(frame_parse(event_html)) == "ok" and page.version == v + 1
+    assert page.fold(frame_parse(event_html)) == "stale"
+    older = frame_parse(full_frame(table, users[2]))
+    older.version = v
+    assert page.fold(older) == "stale"
+
+
+def test_a_player_counts_a_moves_bytes_and_flags_a_rack_in_public(dealt):
+    table, users = dealt
+    rec = Recorder()
+    player = SitePlayer(
+        url="ws://127.0.0.1:1/", origin="http://127.0.0.1:1", table=table.pk, seat=1,
+        cookie="x", recorder=rec, pace=TablePace(rate=0.0, think=0.0), rng=random.Random(1),
+        play=False,
+    )  # fmt: skip
+    player.on_frame(full_frame(table, users[1]))
+    v = player.version
+    rec.move_sent(table.pk, v + 1, 0)
+    _, event_html, own = discard(table, users)
+    player.on_frame(own[1])
+    assert player.version == v  # its own part alone does not move the table on
+    player.on_frame(event_html)
+    assert player.version == v + 1 and rec.seen[(table.pk, v + 1)] == 1
+    sizes = len(own[1].encode()) + len(event_html.encode())
+    assert rec.move_bytes[(table.pk, v + 1)] == {1: sizes}
+    assert not rec.errors
+    player.on_frame(own[0])  # the mover's own part, sent to another player
+    assert any("the rack of seat 0 shown to seat 1" in k for k in rec.errors), rec.errors
+    player.on_frame(event_html + own[0].replace('data-seat="0"', 'data-seat="1"'))
+    assert any("public event carries a rack" in k for k in rec.errors), rec.errors
+
+
+def test_bad_inputs_leak_check_tells_a_foreign_tile(dealt):
+    from bench.badinput import Knowledge
+
+    table, users = dealt
+    know = Knowledge([table.pk], users)
+    mine = full_frame(table, users[0])
+    assert know.leaks(mine, users[0].pk) == []
+    assert know.leaks(full_frame(table, None), None) == []
+    assert any("shown to user" in p for p in know.leaks(mine, users[1].pk))
+    rack = frame_parse(mine).rack
+    outside = mine.replace('<div id="rack-data"', '<div id="not-rack"', 1)
+    assert (
+        any("outside #rack-data" in p for p in know.leaks(outside, users[0].pk))
+        or set(rack) <= know.public
+    )
