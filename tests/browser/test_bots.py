@@ -117,7 +117,7 @@ def test_a_player_who_closes_the_page_is_played_for_and_comes_back(
     expect(me.locator(".badge--warn")).to_be_visible()
     rack = Hand.objects.get(pk=hand.pk).state["racks"][0]
     expect(page.locator("#rack .slot .tile")).to_have_count(len(rack))
-    me.locator("[data-back]").click()
+    page.locator("#my-moves [data-back]").click()
     expect(me.locator(".badge--warn")).to_have_count(0)
     assert not seat.get().away and seat.get().timeouts_in_row == 0
 

@@ -86,6 +86,11 @@ def opening_discard(table, user) -> str:
 def move_make(page, move, n):
     """Make one planned move through the page, alternating clicks and drags."""
     kind, tile = move["kind"], move.get("tile")
+    # the player's own part (their moves) comes apart from the move's public event
+    can = "discard" if kind == "finish" else kind
+    expect(page.locator(f'#my-moves[data-can~="{can}"]')).to_have_count(1)
+    page.bring_to_front()  # a person plays in the tab in front (the first player has two)
+    page.evaluate("window.scrollTo(0, 0)")  # and sees the stock and the rack together
     if kind == "draw":
         if n % 2:
             drag(page, page.locator(".stock-source .tile"), page.locator("#rack .slot").nth(22))
@@ -351,8 +356,8 @@ def test_a_change_whose_notification_was_lost_shows_up_at_the_next_heartbeat(
     version = version_of(page)
     # the page asks after a second without news instead of 15 (the attribute table.js reads)
     page.evaluate("document.getElementById('table-page').dataset.heartbeatMs = '1000'")
-    # the channel layer loses the notification of the opponent's discard
-    monkeypatch.setattr(broadcast, "table_changed", lambda table_id, version: None)
+    # the channel layer loses the event of the opponent's discard
+    monkeypatch.setattr(broadcast, "messages_send", lambda messages: None)
     tile = opening_discard(table, users[0])
     wait_version(page, version + 1, timeout=8_000)
     expect(page.locator(".pile.is-takeable .pile-top .tile")).to_have_attribute("data-tile", tile)
