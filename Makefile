@@ -19,12 +19,14 @@ test:
 	    set -e; \
 	    .venv/bin/ruff check .; \
 	    .venv/bin/ruff format --check .; \
+	    .venv/bin/lint-imports; \
 	    .venv/bin/pytest $(PYTEST_ARGS)
 
 lint:
 	@bin/ensure-venv test
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+	.venv/bin/lint-imports
 
 format:
 	@bin/ensure-venv test

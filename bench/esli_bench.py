@@ -65,10 +65,9 @@ def main():
     from django.contrib.auth.models import AnonymousUser
     from django.core import mail
     from django.db import connection
-    from django.template.loader import render_to_string
     from django.test.utils import setup_test_environment
 
-    from games import engine, selectors, services
+    from games import engine, render, selectors, services
     from games.models import Hand, Table
     from games.replay import replay_states
     from games.services import invites as invites_module
@@ -115,8 +114,8 @@ def main():
             for viewer, out in ((users[0], manager), (AnonymousUser(), spectator)):
                 timed(
                     out,
-                    lambda v=viewer: render_to_string(
-                        "games/table.html#frame", selectors.table_view(fresh, v, chat=False)
+                    lambda v=viewer: render.frame_full(
+                        selectors.table_view(selectors.table_rows(fresh.pk), v)
                     ),
                 )
         line("frame, open Eşli table, manager", manager)
@@ -145,9 +144,8 @@ def main():
                     fresh = Table.objects.select_related("game").get(pk=table.pk)
                     timed(
                         frames[mode],
-                        lambda f=fresh: render_to_string(
-                            "games/table.html#frame",
-                            selectors.table_view(f, users[1], chat=False),
+                        lambda f=fresh: render.frame_full(
+                            selectors.table_view(selectors.table_rows(f.pk), users[1])
                         ),
                     )
                     if hand.over or state.phase == "over":
