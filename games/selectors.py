@@ -11,7 +11,7 @@ each viewer's language, so one view serves every language. Nothing here writes, 
 imports a service.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from django.utils import timezone
 
@@ -70,7 +70,6 @@ class TeamView:
     index: int
     letter: str
     name: str
-    default_name: str
     custom: bool
     numbers: tuple[int, int]
     total: int | None
@@ -301,7 +300,7 @@ def board_view(
     playing = public is not None and public["phase"] != "over"
     turn = public["turn"] if playing else None
     turn_row = next((s for s in seats if s.index == turn), None)
-    team_names = _team_names(table, seats)
+    team_names = teams.team_names(table, seats) if table.mode == "esli" else None
     okey = public["okey"] if public else None
     seat_views = tuple(
         _seat_view(table, game, s, public, gstate, turn, reserved, team_names, okey) for s in seats
@@ -363,28 +362,6 @@ def _seat_view(table, game, s: Seat, public, gstate, turn, reserved, team_names,
     )
 
 
-def _team_names(table: Table, seats) -> tuple[str, str] | None:
-    """Eşli: the names the manager gave, else the partners' names once both sit; "" leaves the
-    default ("Team A") to the renderer, in the viewer's language."""
-    if table.mode != "esli":
-        return None
-    names = {
-        s.index: (player_name(s.user) if s.user_id else ("bot" if s.is_bot else "")) for s in seats
-    }
-    custom = (table.team_a_name, table.team_b_name)
-    out = []
-    for t in (0, 1):
-        members = [s for s in seats if teams.team_of(s.index) == t]
-        people = [player_name(s.user) for s in members if s.user_id]
-        if custom[t]:
-            out.append(custom[t])
-        elif len(people) == 2 and all(names[s.index] for s in members):
-            out.append(" & ".join(people))
-        else:
-            out.append("")
-    return out[0], out[1]
-
-
 def _teams(table: Table, gstate, names) -> tuple[TeamView, ...] | None:
     if names is None:
         return None
@@ -397,7 +374,6 @@ def _teams(table: Table, gstate, names) -> tuple[TeamView, ...] | None:
             index=t,
             letter="AB"[t],
             name=names[t],
-            default_name="",
             custom=bool((table.team_a_name, table.team_b_name)[t]),
             numbers=(t + 1, t + 3),
             total=totals[t] if totals is not None else None,
@@ -587,10 +563,6 @@ def _game_result(results: dict, board: BoardView) -> GameResultView:
         staff=bool(results.get("staff")),
         teams=game_teams,
     )
-
-
-def board_with(board: BoardView, **changes) -> BoardView:
-    return replace(board, **changes)
 
 
 # ---- chat and lobby -----------------------------------------------------------------------
