@@ -58,6 +58,7 @@ def main():
     from django.utils import translation
 
     from games import broadcast, engine, render, selectors, services
+    from games.events import OwnView
     from games.models import Hand, Table
     from tests.games.helpers import random_move
 
@@ -93,17 +94,20 @@ def main():
                 submit_cpu.append(time.process_time() - c0)
                 event = outcome.event
                 if event is not None:
-                    # what the move's commit renders: its event, and the changed own parts,
-                    # each in every language (games.broadcast.event_messages)
+                    # what the move's commit renders, its event in every language
+                    # (games.broadcast.event_messages), and what each changed player's socket
+                    # renders, their own part in its page's language
                     t0 = time.process_time()
                     public = render.in_every_language(lambda e=event: render.event_html(e))
-                    own = {
-                        seat_of[o.user_id]: render.in_every_language(lambda o=o: render.own_html(o))
-                        for o in event.own
-                    }
+                    own = {}
+                    for o in event.own:
+                        with translation.override(args.lang):
+                            own[seat_of[o.user_id]] = render.own_html(
+                                OwnView.from_message(o.as_message())
+                            )
                     renders.append(time.process_time() - t0)
                     sizes = [
-                        len((public[args.lang] + own.get(i, {}).get(args.lang, "")).encode())
+                        len((public[args.lang] + own.get(i, "")).encode())
                         for i in range(len(users))
                     ]
                     viewer_bytes += sizes

@@ -13,9 +13,9 @@ this thread's CPU time:
 - ``services.move_submit`` between two ``close_old_connections``, what a database thread of
   daphne runs for ``TableConsumer.on_move`` (channels' DatabaseSyncToAsync), with the move's
   broadcast held;
-- what ``games.broadcast.event_messages`` renders on the move's commit: the move's public event
-  (``render.event_html``) once in each of the site's languages, and each changed player's own
-  part (``render.own_html``) once in each language;
+- what daphne renders for the move: on its commit, its public event (``render.event_html``)
+  once in each of the site's languages (``games.broadcast.event_messages``), and in each changed
+  player's socket their own part (``render.own_html``), in that page's language (--lang);
 - for a move that ends the hand (no event: each page shows the whole table again), the four
   players' full frames, each built as ``TableConsumer.frame_render`` builds it (a read of the
   table and the frame).
@@ -92,9 +92,11 @@ def main():
 
     bench_django(OKEY_TEST_SEED_HEX=os.environ["OKEY_TEST_SEED_HEX"])
     from django.db import close_old_connections
+    from django.utils import translation
 
     from games import broadcast, engine, render, services
     from games.consumers import TableConsumer
+    from games.events import OwnView
     from games.models import Game, Hand
 
     # the move's broadcast is held: its renders are timed apart, below, and nothing listens
@@ -119,13 +121,14 @@ def main():
 
         def renders(event):
             """{seat: html in --lang} of what the sockets receive after the move: the event (for
-            every seat) and the own parts, each rendered in every language as broadcast does."""
+            every seat), rendered in every language as broadcast does, and the own parts, each
+            rendered by its player's socket in its language, from the message it receives."""
             public = render.in_every_language(lambda: render.event_html(event))
-            own = {
-                seat_of[o.user_id]: render.in_every_language(lambda o=o: render.own_html(o))
-                for o in event.own
-            }
-            return public[args.lang], {seat: html[args.lang] for seat, html in own.items()}
+            own = {}
+            for o in event.own:
+                with translation.override(args.lang):
+                    own[seat_of[o.user_id]] = render.own_html(OwnView.from_message(o.as_message()))
+            return public[args.lang], own
 
         applied, rendered, ended, whole = [], [], [], []
         viewer_bytes, move_bytes, event_bytes, own_bytes = [], [], [], []

@@ -27,6 +27,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, render, selectors, services
+from games.events import OwnView
 from games.invite_selectors import my_tables
 from games.models import Game
 from games.services import ServiceError
@@ -121,8 +122,11 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
         await self.send(text_data=event["html"][self.lang])
 
     async def table_own(self, event):
-        """This player's own rack and moves, after a move."""
-        await self.send(text_data=event["html"][self.lang])
+        """This player's own rack and moves, after a move, in this page's language."""
+        own = OwnView.from_message(event["own"])
+        with translation.override(self.lang):
+            html = render.own_html(own)
+        await self.send(text_data=html)
 
     async def table_changed(self, event):
         """A change of the table's life: this viewer's whole table again."""

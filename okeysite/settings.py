@@ -8,6 +8,7 @@ DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("OKEY_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -98,6 +99,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # for one before every move (okeysite/postgresql/base.py)
     DATABASES["default"]["ENGINE"] = "okeysite.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# How a move loads and saves its rows (games.store): "sql", fixed statements, on PostgreSQL;
+# "orm" anywhere. Both are under test; "sql" needs PostgreSQL's FOR UPDATE.
+OKEY_MOVE_STORE = env.str(
+    "OKEY_MOVE_STORE",
+    default="sql" if DATABASES["default"]["ENGINE"] == "okeysite.postgresql" else "orm",
+)
+if OKEY_MOVE_STORE not in ("sql", "orm"):
+    raise ImproperlyConfigured("OKEY_MOVE_STORE is sql or orm")
 
 # --- redis: channel layer, celery broker, cache --------------------------------------------------
 REDIS_SOCKET = VAR_DIR / "redis.sock"

@@ -60,7 +60,10 @@ def table_bump(
     """
     game.version += 1
     deadline_arm(game, hand=hand, seats=seats)
-    game.save(update_fields=GAME_FIELDS if game_changed else ("version", "deadline"))
+    if game_changed:
+        game.save(update_fields=GAME_FIELDS)
+    else:
+        store.game_move_save(game)
     if announce:
         changed = TableChanged(table_id=game.table_id, version=game.version)
         transaction.on_commit(partial(broadcast.event_publish, changed))

@@ -6,9 +6,10 @@ active language.
 """
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine import parse_tile
 from games.labels import finish_label, mode_label
@@ -19,8 +20,16 @@ SHAPES = {"R": "●", "Y": "▲", "B": "■", "K": "◆"}
 CLASSES = {"R": "t-red", "Y": "t-yellow", "B": "t-blue", "K": "t-black"}
 
 
+COLOUR_NAMES = {
+    "R": gettext_noop("red"),
+    "Y": gettext_noop("yellow"),
+    "B": gettext_noop("blue"),
+    "K": gettext_noop("black"),
+}
+
+
 def colour_name(letter: str) -> str:
-    return {"R": _("red"), "Y": _("yellow"), "B": _("blue"), "K": _("black")}[letter]
+    return _(COLOUR_NAMES[letter])
 
 
 def tile_label(code: str, okey: str | None = None) -> str:
@@ -57,16 +66,13 @@ def tile_html(code, okey, extra=""):
             label,
             stands,
         )
-    # role="img" makes the number and the shape presentational: the label is what is spoken
-    classes = CLASSES[code[0]] + (" is-okey" if okey and code == okey else "") + extra
-    return format_html(
-        '<span class="tile {}" data-tile="{}" role="img" aria-label="{}">'
-        '<b class="tile-n">{}</b><i class="tile-s">{}</i></span>',
-        classes,
-        code,
-        label,
-        code[1:],
-        SHAPES[code[0]],
+    # role="img" makes the number and the shape presentational: the label is what is spoken.
+    # A rack or a pile is many tiles: the markup is put together directly, the code having been
+    # checked by parse_tile and only the translated label needing escaping.
+    classes = CLASSES[code[0]] + (" is-okey" if okey and code == okey else "") + escape(extra)
+    return SafeString(
+        f'<span class="tile {classes}" data-tile="{code}" role="img" aria-label="{escape(label)}">'
+        f'<b class="tile-n">{code[1:]}</b><i class="tile-s">{SHAPES[code[0]]}</i></span>'
     )
 
 

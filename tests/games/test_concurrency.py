@@ -47,8 +47,10 @@ def race(calls):
     return results
 
 
+@pytest.mark.parametrize("which", ["sql", "orm"])  # games.store's two ways to lock the rows
 @pytest.mark.parametrize("round_", range(5))
-def test_two_moves_at_one_version_apply_once(users, fixed_seed, round_):
+def test_two_moves_at_one_version_apply_once(users, fixed_seed, round_, which, settings):
+    settings.OKEY_MOVE_STORE = which
     table = game_started(table_full(users))
     v = version_of(table)
     tiles = [engine.format_tile(t) for t in hand_state(table).racks[0][:2]]

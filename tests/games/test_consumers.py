@@ -81,9 +81,12 @@ async def connect(table, user):
     return comm
 
 
-async def frames_of(sock, quiet=0.05) -> list[str]:
-    """Every frame the socket received until it has been quiet for ``quiet`` seconds."""
+async def frames_of(sock, quiet=0.05, until=()) -> list[str]:
+    """Every frame the socket received until it has had frames of each kind in ``until`` (or
+    a full frame, which shows everything) and has then been quiet for ``quiet`` seconds."""
     out = [await sock.receive_from(timeout=5)]
+    while not ({kind_of(f) for f in out} >= set(until) or "full" in map(kind_of, out)):
+        out.append(await sock.receive_from(timeout=5))
     while not await sock.receive_nothing(timeout=quiet):
         out.append(await sock.receive_from())
     return out
@@ -123,7 +126,12 @@ async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, f
         await socks[mover].send_json_to(
             {"action": "move", **move, "version": version, "key": f"k{version}"}
         )
-        received = [await frames_of(sock) for sock in socks]
+        # every socket hears the move's event, the mover its own part too; under load the
+        # two may come apart by more than a quiet spell, so each read waits for what must come
+        received = [
+            await frames_of(sock, until={"event", "own"} if viewer == mover else {"event"})
+            for sock, viewer in zip(socks, viewers, strict=True)
+        ]
         state = await sync_to_async(hand_state)(table)
         if state.phase == "over":  # the hand's end: every page shows the whole table again
             for frames in received:
@@ -150,6 +158,40 @@ async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, f
     assert events > 20
     for sock in socks:
         await sock.disconnect()
+
+
+@run_async
+async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(users, fixed_seed):
+    """The own part travels as values and each tab renders it: a Turkish tab and an English
+    tab of the same player both hear that it is their turn, each in its own language."""
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    state = await sync_to_async(hand_state)(table)
+    mover, nxt = state.turn, (state.turn + 1) % 4
+    tabs = {}
+    for lang in ("en", "tr"):
+        comm = WebsocketCommunicator(
+            URLRouter(websocket_urlpatterns), f"/ws/table/{table.pk}/?lang={lang}"
+        )
+        comm.scope["user"] = users[nxt]
+        assert (await comm.connect())[0]
+        await comm.receive_from()  # the full frame
+        tabs[lang] = comm
+    mover_sock = await connect(table, users[mover])
+    await mover_sock.receive_from()
+    tile = engine.format_tile(state.racks[mover][0])
+    version = await sync_to_async(version_of)(table)
+    await mover_sock.send_json_to(
+        {"action": "move", "kind": "discard", "tile": tile, "version": version, "key": "t1"}
+    )
+    own = {}
+    for lang, comm in tabs.items():
+        frames = await frames_of(comm, until={"event", "own"})
+        own[lang] = [f for f in frames if kind_of(f) == "own"]
+        assert len(own[lang]) == 1, [kind_of(f) for f in frames]
+    assert "Your turn: draw a tile" in own["en"][0]
+    assert "Sıra sizde: taş çekin" in own["tr"][0]
+    for comm in [*tabs.values(), mover_sock]:
+        await comm.disconnect()
 
 
 def started_after_an_invite(users):
