@@ -297,10 +297,11 @@ def board_view(
 ) -> BoardView:
     """The board every viewer shares, from rows already read (no query)."""
     public = engine.hand_view(state, None) if state is not None else None
+    rules = table.rules
     playing = public is not None and public["phase"] != "over"
     turn = public["turn"] if playing else None
     turn_row = next((s for s in seats if s.index == turn), None)
-    team_names = teams.team_names(table, seats) if table.mode == "esli" else None
+    team_names = teams.team_names(table, seats) if rules.mode == "esli" else None
     okey = public["okey"] if public else None
     seat_views = tuple(
         _seat_view(table, game, s, public, gstate, turn, reserved, team_names, okey) for s in seats
@@ -310,7 +311,7 @@ def board_view(
         status=table.status,
         hand_number=hand.number if hand is not None else None,
         hands_played=gstate.hands_played if gstate else 0,
-        hand_limit=int(table.options.get("hand_limit", 8)),
+        hand_limit=rules.hand_limit,
         indicator=public["indicator"] if public else None,
         indicator_taken=bool(public and public["indicator_taken_by"] is not None),
         okey=okey,
@@ -327,8 +328,8 @@ def board_view(
         table_id=table.pk,
         version=game.version,
         status=table.status,
-        mode=table.mode,
-        turn_seconds=int(table.options.get("turn_seconds", 30)),
+        mode=rules.mode,
+        turn_seconds=rules.turn_seconds,
         seats=seat_views,
         centre=centre,
     )
@@ -337,7 +338,7 @@ def board_view(
 def _seat_view(table, game, s: Seat, public, gstate, turn, reserved, team_names, okey) -> SeatView:
     empty = s.user_id is None and not s.is_bot
     on_turn = turn == s.index
-    esli = table.mode == "esli"
+    esli = team_names is not None  # Eşli tables, and only they, have teams
     return SeatView(
         index=s.index,
         name=player_name(s.user) if s.user_id else "",
@@ -433,8 +434,8 @@ def table_view(rows: TableRows, user) -> TableView:
     me = viewer_seat(seats, user)
     signed_in = bool(user is not None and user.is_authenticated)
     is_manager = signed_in and user.pk == table.manager_id
-    opts = table.options
-    bots_fill = bool(opts.get("bots_fill", True))
+    policy = table.policy
+    bots_fill = policy.bots_fill
     can_start = (
         table.status == Table.Status.OPEN
         and (bots_fill or all(s.user_id or s.is_bot for s in seats))
@@ -453,7 +454,8 @@ def table_view(rows: TableRows, user) -> TableView:
         me=me,
         signed_in=signed_in,
         is_manager=is_manager,
-        options=dict(opts),
+        # what the page says of the table: its rules and policy, defaults filled in
+        options={**table.rules.to_dict(), **policy.to_dict()},
         rack=rack,
         result=result,
         game_result=_game_result(game.results, board) if game.results else None,
