@@ -74,21 +74,27 @@ def _finishing_tile(state: HandState, seat: int) -> int | None:
 
 
 def auto_moves(state: HandState, seat: int) -> list[Move]:
-    """The timeout play: draw from the stock if not drawn yet, and discard the tile drawn. The
-    first player of a hand, who does not draw, and a player who took their tile from the left
-    or took the indicator, discard their least useful tile instead."""
+    """The timeout play: draw from the stock if not drawn yet; finish if the rack can, with the
+    highest-valued finish; else discard the tile drawn. The first player of a hand, who does not
+    draw, a player who took their tile from the left or took the indicator, and a player who
+    drew a real okey discard their least useful tile instead: never the okey while anything
+    else can go."""
     if state.phase == "over" or state.turn != seat:
         return []
     turn = _Turn(state, seat)
     if turn.state.phase == "draw":
         turn.play(Draw(seat))
     s = turn.state
+    finish = _finishing_tile(s, seat)
+    if finish is not None:
+        turn.play(Finish(seat, finish))
+        return turn.moves
     from_stock = (
         s.drawn is not None
         and s.drawn_from_left is None
         and not (s.indicator_taken_by == seat and s.drawn == s.indicator)
     )
-    tile = s.drawn if from_stock else _least_useful(s, seat, "normal")
+    tile = s.drawn if from_stock and s.drawn != s.okey else _least_useful(s, seat, "normal")
     turn.play(Discard(seat, tile))
     return turn.moves
 
