@@ -28,6 +28,7 @@ from .game import game_from_dict as game_from_dict
 from .game import game_new as game_new
 from .game import game_places as game_places
 from .game import game_rating_points as game_rating_points
+from .game import game_rating_whole as game_rating_whole
 from .game import game_to_dict as game_to_dict
 from .game import team_totals as team_totals
 from .hand import hand_apply as hand_apply
