@@ -16,6 +16,7 @@ from .rack import should_take as should_take
 # isort: split
 # hand, deal, options, views, game (branch engine)
 from .autoplay import auto_moves as auto_moves
+from .autoplay import bot_discard as bot_discard
 from .autoplay import bot_moves as bot_moves
 from .deal import SeedError as SeedError
 from .deal import commitment as commitment
@@ -36,6 +37,8 @@ from .hand import hand_replay as hand_replay
 from .hand import hand_void as hand_void
 from .hand import legal_kinds as legal_kinds
 from .hand import legal_moves as legal_moves
+from .knowledge import SeatKnowledge as SeatKnowledge
+from .knowledge import seat_knowledge as seat_knowledge
 from .moves import DeclarePairs as DeclarePairs
 from .moves import Discard as Discard
 from .moves import Draw as Draw

@@ -168,7 +168,7 @@ def test_bot_takes_the_left_discard_that_finishes():
     assert bot_moves(s, 1) == [TakeDiscard(1), Finish(1, T("K1"))]
 
 
-@pytest.mark.parametrize("strength", ["easy", "normal"])
+@pytest.mark.parametrize("strength", ["easy", "normal", "hard"])
 def test_bot_strengths(strength):
     s = deal(bytes(range(32)), TableOptions(), 0)
     for _ in range(12):
@@ -179,7 +179,7 @@ def test_bot_strengths(strength):
 def test_unknown_strength():
     s = make_hand([WIN14 + " K2", None])
     with pytest.raises(ValueError):
-        bot_moves(s, 0, "hard")
+        bot_moves(s, 0, "grandmaster")
 
 
 PLAY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -195,7 +195,7 @@ options_st = st.builds(
 @given(
     seed=st.binary(min_size=32, max_size=32),
     options=options_st,
-    players=st.lists(st.sampled_from(["easy", "normal", "timeout", "random"]), min_size=4),
+    players=st.lists(st.sampled_from(["easy", "normal", "hard", "timeout", "random"]), min_size=4),
     rnd_seed=st.integers(0, 2**32 - 1),
 )
 def test_whole_hands_of_bots_timeouts_and_random_players(seed, options, players, rnd_seed):
