@@ -58,6 +58,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "okeysite.urls"
+# Error pages and reports show no local variables: a move's locals are the stock and the racks.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
 WSGI_APPLICATION = "okeysite.wsgi.application"
 ASGI_APPLICATION = "okeysite.asgi.application"
 # Absolute links built outside a request (e-mails sent by Celery tasks, invites).

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from functools import partial
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -102,6 +102,19 @@ def move_submit(
     """
     clean = _move_clean(move)
     key = _key_clean(idempotency_key)
+    try:
+        return _move_apply(table_id, user, seat, clean, expected_version, key, auto)
+    except IntegrityError:
+        # A key already used in this hand, sent with the current version (a stale version is
+        # looked up before applying): the (hand, key) constraint refused the insert and the
+        # transaction rolled back whole; the first move's answer is the answer.
+        done = store.move_by_table_key(table_id, key) if key is not None else None
+        if done is None:
+            raise
+        return _outcome_of(done)
+
+
+def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> MoveOutcome:
     with transaction.atomic():
         rows = store.move_rows_lock(table_id)
         if rows is None:
