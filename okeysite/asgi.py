@@ -10,8 +10,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from okeysite.clients import LoopbackOnly  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -19,6 +20,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+application = LoopbackOnly(router)
 
 from okeysite.gc_pauses import gc_settle  # noqa: E402
 

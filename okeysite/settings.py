@@ -5,6 +5,8 @@ on the unix socket var/redis.sock, which `make run` starts and stops itself. Pro
 DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
 """
 
+import os
+import secrets
 from pathlib import Path
 
 import environ
@@ -15,9 +17,36 @@ VAR_DIR = Path(environ.Env().str("OKEY_VAR_DIR", default=str(BASE_DIR / "var")))
 env = environ.Env(DEBUG=(bool, True))
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
+
+def _installation_key() -> str:
+    """This installation's own secret key, made once and kept in var/secret_key: a key in the
+    source would be everyone's, and with it anyone could sign allauth's confirmation keys."""
+    path = VAR_DIR / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    # written whole under another name, then linked in: a process starting beside this one
+    # (make run starts several) reads either no file or the whole key, and one key wins
+    draft = VAR_DIR / f"secret_key.{os.getpid()}"
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        key = path.read_text().strip()
+    finally:
+        draft.unlink()
+    return key
+
+
 DEBUG = env("DEBUG")
 if DEBUG:
-    SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")
+    # With DEBUG on the site answers loopback clients only (okeysite.clients.LoopbackOnly).
+    SECRET_KEY = env.str("SECRET_KEY", default="") or _installation_key()
     ALLOWED_HOSTS = env.list(
         "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"]
     )
