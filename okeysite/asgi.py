@@ -10,7 +10,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
-from okeysite.clients import LoopbackOnly  # noqa: E402
+from okeysite.clients import LoopbackOnly, TrustedProxies  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
@@ -20,7 +20,7 @@ router = ProtocolTypeRouter(
         ),
     }
 )
-application = LoopbackOnly(router)
+application = LoopbackOnly(TrustedProxies(router))
 
 from okeysite.gc_pauses import gc_settle  # noqa: E402
 

@@ -86,6 +86,10 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
 ]
 
+# How many reverse proxies stand in front of daphne (okeysite.clients.TrustedProxies): the
+# client's address is the one the outermost of them wrote into X-Forwarded-For. 0: no proxy,
+# the connection's peer is the client and the header is ignored.
+OKEY_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
 ROOT_URLCONF = "okeysite.urls"
 # Error pages and reports show no local variables: a move's locals are the stock and the racks.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
