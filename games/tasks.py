@@ -50,3 +50,9 @@ def deadline_task_send(kind: str, table_id: int, version: int, countdown: float)
 def sweep_task() -> int:
     """Whatever is overdue at any table (a task that was lost)."""
     return services.sweep_run()
+
+
+@shared_task
+def tables_idle_close_task() -> int:
+    """Open tables that never started close after a while (OKEY_OPEN_TABLE_IDLE)."""
+    return services.tables_idle_close()

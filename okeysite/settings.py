@@ -7,6 +7,7 @@ DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -204,7 +205,19 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": OKEY_SWEEP_SECONDS,
         "options": {"expires": OKEY_SWEEP_SECONDS},
     },
+    "tables-idle-close": {
+        "task": "games.tasks.tables_idle_close_task",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }
+# Limits on tables per account (games.services.tables): unfinished tables it manages, games
+# running at once at them, tables it made within the hour, and how long an open table waits for
+# its start before it is closed.
+OKEY_TABLES_PER_ACCOUNT = env.int("TABLES_PER_ACCOUNT", default=3)
+OKEY_GAMES_PER_ACCOUNT = env.int("GAMES_PER_ACCOUNT", default=1)
+OKEY_TABLES_CREATED_PER_HOUR = env.int("TABLES_CREATED_PER_HOUR", default=12)
+OKEY_OPEN_TABLE_IDLE = timedelta(minutes=env.int("OPEN_TABLE_IDLE_MINUTES", default=30))
 # A bot's pause before its turn, in seconds (low, high): human-like, a little different each turn.
 OKEY_BOT_PAUSE = (0.8, 2.5)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

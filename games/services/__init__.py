@@ -14,7 +14,7 @@ from .moves import MoveOutcome, move_submit
 from .results import game_results_record
 from .staff import game_end, hand_void_redeal, seat_remove, table_close
 from .sweep import sweep_run, table_due
-from .tables import seat_leave, seat_take, table_create
+from .tables import seat_leave, seat_take, table_create, tables_idle_close
 from .teams import team_names_set
 from .timeouts import seat_back, turn_due_play
 
@@ -47,6 +47,7 @@ __all__ = [
     "table_create",
     "table_due",
     "table_start",
+    "tables_idle_close",
     "team_names_set",
     "turn_due_play",
 ]
