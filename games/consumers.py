@@ -28,7 +28,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, render, selectors, services
 from games.invite_selectors import my_tables
-from games.models import Game
+from games.models import Game, Table
+from games.privacy import table_open_to
 from games.services import ServiceError
 
 MAX_MESSAGE_CHARS = 2000
@@ -91,6 +92,9 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
         self.lang = scope_language(self.scope)
         self.sent_version = 0
         self.flood = FloodGuard()
+        if not await database_sync_to_async(self.table_open)():
+            await self.close(code=CLOSE_NO_TABLE)
+            return
         self.groups_joined = [broadcast.table_group(self.table_id)]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(broadcast.player_group(self.table_id, self.user.pk))
@@ -207,6 +211,11 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
         """Only the mover hears a refusal, and it costs no read of the table."""
         with translation.override(self.lang):
             await self.send(text_data=render.message_html(str(message)))
+
+    def table_open(self) -> bool:
+        """Whether the table exists for this viewer (a private one only for its people)."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        return table is not None and table_open_to(table, self.user)
 
     def version_read(self):
         return Game.objects.filter(table_id=self.table_id).values_list("version", flat=True).first()

@@ -20,6 +20,7 @@ from games.invite_selectors import my_tables
 from games.labels import mode_label, move_label
 from games.models import Hand, Move, Table
 from games.names import player_name
+from games.privacy import table_open_to
 from games.render import frame_full as render_frame
 from games.services import ServiceError
 
@@ -65,7 +66,7 @@ def ws_url(table_id: int) -> str:
 
 def table_detail(request, table_id):
     rows = selectors.table_rows(table_id)
-    if rows is None:
+    if rows is None or not table_open_to(rows.table, request.user):
         raise Http404
     view = selectors.table_view(rows, request.user)
     ctx = {
@@ -222,6 +223,8 @@ def hand_verify(request, table_id, number):
         Hand.objects.select_related("game__table"), game__table_id=table_id, number=number
     )
     table = hand.game.table
+    if not table_open_to(table, request.user):
+        raise Http404
     ctx = {"table": table, "hand": hand, "over": hand.over}
     if hand.over:
         seed = bytes(hand.seed)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import broadcast
 from games.models import ChatMessage, Table
+from games.privacy import table_open_to
 
 from .errors import ServiceError
 
@@ -31,7 +32,7 @@ def chat_post(*, table_id, user, text) -> ChatMessage:
         )
     with transaction.atomic():
         table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
-        if table is None:
+        if table is None or not table_open_to(table, user):
             raise ServiceError("no_table", _("There is no such table."))
         recent = ChatMessage.objects.filter(
             table=table, user=user, created__gte=timezone.now() - CHAT_WINDOW
