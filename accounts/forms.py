@@ -5,13 +5,28 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from .models import DISPLAY_NAME_MAX, LANGUAGE_CHOICES, Profile, display_name_taken
+from .models import (
+    DISPLAY_NAME_MAX,
+    LANGUAGE_CHOICES,
+    Profile,
+    display_name_hidden_characters,
+    display_name_normal,
+    display_name_taken,
+)
 
 DISPLAY_NAME_HELP = _("Shown to other players at the table. 2 to 30 characters.")
 
 
 def display_name_clean(value: str, exclude_user_id=None) -> str:
-    name = " ".join(value.split())
+    if display_name_hidden_characters(value):
+        raise forms.ValidationError(
+            _("A display name may not hold invisible or text-direction characters.")
+        )
+    name = display_name_normal(value)
+    if len(name) > DISPLAY_NAME_MAX:
+        raise forms.ValidationError(
+            _("A display name may be at most %(n)d characters.") % {"n": DISPLAY_NAME_MAX}
+        )
     if len(name) < 2:
         raise forms.ValidationError(_("A display name needs at least 2 characters."))
     if display_name_taken(name, exclude_user_id=exclude_user_id):
