@@ -31,6 +31,7 @@ from games.invite_selectors import my_tables
 from games.models import Game, Table
 from games.privacy import table_open_to
 from games.services import ServiceError
+from games.sockets import open_sockets, socket_identity
 
 MAX_MESSAGE_CHARS = 2000
 MAX_JSON_DEPTH = 8
@@ -38,6 +39,10 @@ FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the so
 FLOOD_WINDOW = 1.0
 CLOSE_FLOOD = 4008  # policy violation, in the application's range: the client does not retry
 CLOSE_NO_TABLE = 4404
+# The whole table again at the page's own request (a stale move, a sync that shows a gap) at
+# most once in this many seconds: each costs the table's full read and render, and a client's
+# messages must not set that rate. A page that still lags asks again with its next heartbeat.
+FULL_FRAME_GAP = 1.0
 
 
 def scope_language(scope) -> str:
@@ -73,6 +78,25 @@ def _too_deep(text: str) -> bool:
     return False
 
 
+class CountedSocket:
+    """A consumer mixin: the socket is refused, before any read, when its user or its address
+    holds as many sockets in this process as they may (games.sockets)."""
+
+    async def websocket_connect(self, message):
+        self.identity = socket_identity(self.scope)
+        self.counted = open_sockets.admit(*self.identity)
+        if not self.counted:
+            await self.close()
+            return
+        await super().websocket_connect(message)
+
+    async def websocket_disconnect(self, message):
+        if getattr(self, "counted", False):
+            open_sockets.release(*self.identity)
+            self.counted = False
+        await super().websocket_disconnect(message)
+
+
 class GoneClientSend:
     """A consumer mixin: a send to a client that went away while its frame was being made is
     dropped. daphne (autobahn) raises then; uncaught, it ended the consumer before its
@@ -85,12 +109,13 @@ class GoneClientSend:
             pass  # the disconnect message follows, and is handled as any other
 
 
-class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
+class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.lang = scope_language(self.scope)
         self.sent_version = 0
+        self.full_asked = -FULL_FRAME_GAP
         self.flood = FloodGuard()
         if not await database_sync_to_async(self.table_open)():
             await self.close(code=CLOSE_NO_TABLE)
@@ -185,17 +210,20 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
         except ServiceError as e:
             await self.refuse(e.message)
             if e.code == "stale":  # the mover's page is behind: the table as it is now
-                await self.frame_send(await self.frame_full())
+                await self.frame_asked()
             return
         # the move's event reaches this socket through the table's group, as everyone's does
 
     async def on_sync(self, content):
         """The page asks whether it is up to date (its heartbeat), or reports a gap."""
         version = content.get("version")
-        if isinstance(version, int) and not isinstance(version, bool):
+        if version is not None:  # none: the page asks for the whole table (after a drag)
+            if isinstance(version, bool) or not isinstance(version, int):
+                await self.refuse(_("That message is not understood."))
+                return
             if version == await database_sync_to_async(self.version_read)():
                 return
-        await self.frame_send(await self.frame_full(chat=True))
+        await self.frame_asked(chat=True)
 
     async def on_chat(self, content):
         try:
@@ -220,6 +248,14 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
     def version_read(self):
         return Game.objects.filter(table_id=self.table_id).values_list("version", flat=True).first()
 
+    async def frame_asked(self, *, chat=False):
+        """The whole table, asked for by the page: at most once per FULL_FRAME_GAP."""
+        now = time.monotonic()
+        if now - self.full_asked < FULL_FRAME_GAP:
+            return
+        self.full_asked = now
+        await self.frame_send(await self.frame_full(chat=chat))
+
     async def frame_full(self, *, chat=False):
         return await database_sync_to_async(self.frame_render)(chat)
 
@@ -241,7 +277,7 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class LobbyConsumer(GoneClientSend, AsyncWebsocketConsumer):
+class LobbyConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
     async def connect(self):
         self.lang = scope_language(self.scope)
         self.user = self.scope.get("user")

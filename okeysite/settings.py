@@ -217,6 +217,9 @@ CELERY_BEAT_SCHEDULE = {
 OKEY_TABLES_PER_ACCOUNT = env.int("TABLES_PER_ACCOUNT", default=3)
 OKEY_GAMES_PER_ACCOUNT = env.int("GAMES_PER_ACCOUNT", default=1)
 OKEY_TABLES_CREATED_PER_HOUR = env.int("TABLES_CREATED_PER_HOUR", default=12)
+# Sockets one user, and one client address, may hold open in one daphne process (games.sockets)
+OKEY_SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=10)
+OKEY_SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=60)
 OKEY_OPEN_TABLE_IDLE = timedelta(minutes=env.int("OPEN_TABLE_IDLE_MINUTES", default=30))
 # A bot's pause before its turn, in seconds (low, high): human-like, a little different each turn.
 OKEY_BOT_PAUSE = (0.8, 2.5)
