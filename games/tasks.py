@@ -56,3 +56,9 @@ def sweep_task() -> int:
 def tables_idle_close_task() -> int:
     """Open tables that never started close after a while (OKEY_OPEN_TABLE_IDLE)."""
     return services.tables_idle_close()
+
+
+@shared_task
+def chat_prune_task() -> int:
+    """Table chat is kept for OKEY_CHAT_KEEP, then deleted."""
+    return services.chat_prune()

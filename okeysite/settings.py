@@ -210,7 +210,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 60.0},
     },
+    "chat-prune": {
+        "task": "games.tasks.chat_prune_task",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
 }
+# How long table chat is kept before the hourly prune deletes it
+OKEY_CHAT_KEEP = timedelta(days=env.int("CHAT_KEEP_DAYS", default=7))
 # Limits on tables per account (games.services.tables): unfinished tables it manages, games
 # running at once at them, tables it made within the hour, and how long an open table waits for
 # its start before it is closed.

@@ -5,7 +5,7 @@ split by the thing they act on.
 """
 
 from .bots import bot_add, bot_remove, bot_table_create
-from .chat import chat_post
+from .chat import chat_post, chat_prune
 from .deadlines import deadline_due, deadline_wait
 from .errors import ServiceError
 from .invites import invite_accept, invite_cancel, invite_create, invite_resend
@@ -25,6 +25,7 @@ __all__ = [
     "bot_remove",
     "bot_table_create",
     "chat_post",
+    "chat_prune",
     "deadline_due",
     "deadline_wait",
     "game_end",
