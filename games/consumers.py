@@ -14,6 +14,7 @@ Services run whole inside one ``database_sync_to_async`` call: no transaction sp
 """
 
 import json
+import logging
 import time
 from collections import deque
 from urllib.parse import parse_qs
@@ -26,13 +27,14 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games import broadcast, render, selectors, services
+from games import broadcast, metrics, render, selectors, services
 from games.invite_selectors import my_tables
 from games.models import Game, Table
 from games.privacy import table_open_to
 from games.services import ServiceError
 from games.sockets import open_sockets, socket_identity
 
+logger = logging.getLogger(__name__)
 MAX_MESSAGE_CHARS = 2000
 MAX_JSON_DEPTH = 8
 FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the socket
@@ -208,6 +210,9 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
                 idempotency_key=key if isinstance(key, str) else None,
             )
         except ServiceError as e:
+            # a refusal is an everyday event: one line, no traceback
+            logger.info("move refused", extra={"table": self.table_id, "code": e.code})
+            metrics.refusal_count(e.code)
             await self.refuse(e.message)
             if e.code == "stale":  # the mover's page is behind: the table as it is now
                 await self.frame_asked()

@@ -3,6 +3,8 @@
 Every change goes through games.services, as from the socket; a refusal becomes a message.
 """
 
+import logging
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -14,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, selectors, services
+from games import engine, metrics, selectors, services
 from games.forms import TableForm
 from games.invite_selectors import my_tables
 from games.labels import mode_label, move_label
@@ -23,6 +25,8 @@ from games.names import player_name
 from games.privacy import table_open_to
 from games.render import frame_full as render_frame
 from games.services import ServiceError
+
+logger = logging.getLogger(__name__)
 
 
 def lobby(request):
@@ -81,6 +85,7 @@ def table_detail(request, table_id):
 
 
 def _refusal(request, table_id, error: ServiceError):
+    metrics.refusal_count(error.code)
     if request.htmx:
         # 200 so that htmx swaps the message in (out of band) next to the table
         html = render_to_string("games/table.html#message", {"message": error.message}, request)
@@ -183,6 +188,8 @@ def table_move(request, table_id):
             idempotency_key=request.POST.get("key") or None,
         )
     except ServiceError as e:
+        # a refusal is an everyday event: one line, no traceback
+        logger.info("move refused", extra={"table": table_id, "code": e.code})
         return _refusal(request, table_id, e)
     if request.htmx:
         rows = selectors.table_rows(table_id)

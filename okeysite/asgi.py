@@ -11,6 +11,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from okeysite.clients import LoopbackOnly, TrustedProxies  # noqa: E402
+from okeysite.logcontext import ConnectionIds  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
@@ -20,7 +21,7 @@ router = ProtocolTypeRouter(
         ),
     }
 )
-application = LoopbackOnly(TrustedProxies(router))
+application = ConnectionIds(LoopbackOnly(TrustedProxies(router)))
 
 from okeysite.gc_pauses import gc_settle  # noqa: E402
 

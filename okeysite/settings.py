@@ -110,6 +110,10 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
+# /metrics (okeysite.metrics): with METRICS_TOKEN set, for a bearer of that token from anywhere;
+# without it, only for a client on this machine that came through no proxy.
+OKEY_METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+OKEY_METRICS_QUEUES = ["celery"]  # the Celery queues whose length and lag /metrics reports
 ROOT_URLCONF = "okeysite.urls"
 # Error pages and reports show no local variables: a move's locals are the stock and the racks.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
@@ -315,7 +319,8 @@ STORAGES = {
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # monitors probe over plain HTTP from inside
+    # monitors and Prometheus probe over plain HTTP from inside
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
@@ -325,9 +330,27 @@ if not DEBUG:
         "CSRF_TRUSTED_ORIGINS", default=[f"https://{h}" for h in ALLOWED_HOSTS]
     )
 
+# With DEBUG=0 every log line is one JSON object (python-json-logger) with the time, level,
+# logger, message, any extra fields, and the id of the request, socket or task it belongs to
+# (okeysite.logcontext); with DEBUG on, plain text for a person at a terminal.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "okeysite.logcontext.ContextFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            "timestamp": False,
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context"],
+            **({} if DEBUG else {"formatter": "json"}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

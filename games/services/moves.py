@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import broadcast, engine, events, store
+from games import broadcast, engine, events, metrics, store
 from games.events import MoveEvent
 from games.models import Game, Move, Seat
 
@@ -103,7 +103,10 @@ def move_submit(
     clean = _move_clean(move)
     key = _key_clean(idempotency_key)
     try:
-        return _move_apply(table_id, user, seat, clean, expected_version, key, auto)
+        outcome = _move_apply(table_id, user, seat, clean, expected_version, key, auto)
+        if not outcome.duplicate:
+            metrics.MOVES.inc()
+        return outcome
     except IntegrityError:
         # A key already used in this hand, sent with the current version (a stale version is
         # looked up before applying): the (hand, key) constraint refused the insert and the
