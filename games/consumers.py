@@ -13,6 +13,7 @@ A move is answered through the groups like everyone else's; a refusal only to th
 Services run whole inside one ``database_sync_to_async`` call: no transaction spans an await.
 """
 
+import asyncio
 import json
 import logging
 import time
@@ -117,7 +118,7 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.lang = scope_language(self.scope)
         self.sent_version = 0
-        self.full_asked = -FULL_FRAME_GAP
+        self.full_asked, self.full_later = -FULL_FRAME_GAP, None
         self.flood = FloodGuard()
         if not await database_sync_to_async(self.table_open)():
             await self.close(code=CLOSE_NO_TABLE)
@@ -137,6 +138,8 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         await self.frame_send(frame)
 
     async def disconnect(self, code):
+        if getattr(self, "full_later", None) is not None:
+            self.full_later.cancel()
         await self.groups_leave()
 
     async def groups_leave(self):
@@ -254,12 +257,20 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         return Game.objects.filter(table_id=self.table_id).values_list("version", flat=True).first()
 
     async def frame_asked(self, *, chat=False):
-        """The whole table, asked for by the page: at most once per FULL_FRAME_GAP."""
-        now = time.monotonic()
-        if now - self.full_asked < FULL_FRAME_GAP:
+        """The whole table, asked for by the page: at most once per FULL_FRAME_GAP. Asked again
+        sooner, it goes once when the gap is over, however many times it was asked."""
+        wait = self.full_asked + FULL_FRAME_GAP - time.monotonic()
+        if wait > 0:
+            if self.full_later is None:
+                self.full_later = asyncio.ensure_future(self.frame_later(wait, chat))
             return
-        self.full_asked = now
+        self.full_asked = time.monotonic()
         await self.frame_send(await self.frame_full(chat=chat))
+
+    async def frame_later(self, wait, chat):
+        await asyncio.sleep(wait)
+        self.full_later = None
+        await self.frame_asked(chat=chat)
 
     async def frame_full(self, *, chat=False):
         return await database_sync_to_async(self.frame_render)(chat)

@@ -22,6 +22,7 @@ ERRORS = Counter(
     "Errors by kind: refused_<code> for a refused action, server_error for a 5xx",
     ["kind"],
 )
+ERRORS.labels(kind="server_error")  # shown (as 0) before the first one
 
 
 def refusal_count(code: str) -> None:

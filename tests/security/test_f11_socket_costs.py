@@ -63,6 +63,24 @@ def test_stale_moves_and_wrong_syncs_cost_one_full_read_a_second(playing, users,
     assert any("table-message" in f for f in frames)  # each stale move is still refused
 
 
+def test_asked_again_within_the_second_the_table_follows_once(playing, users, monkeypatch):
+    async def body():
+        comm = await connect(playing, users[1])
+        await drain(comm)
+        reads = reads_counted(monkeypatch)
+        for _ in range(5):
+            await comm.send_json_to({"action": "sync", "version": 1})
+        frames = await drain(comm)  # the first at once
+        later = await comm.receive_from(timeout=3)  # then one more, when the second is over
+        rest = await drain(comm)
+        await comm.disconnect()
+        return frames, later, rest, reads
+
+    frames, later, rest, reads = async_to_sync(body)()
+    assert full_frames(frames) == 1 and "data-full" in later and full_frames(rest) == 0
+    assert len(reads) == 2
+
+
 def test_a_sync_whose_version_is_no_number_is_refused_without_a_read(playing, users, monkeypatch):
     async def body():
         comm = await connect(playing, users[1])
