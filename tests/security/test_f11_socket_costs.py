@@ -46,11 +46,16 @@ def reads_counted(monkeypatch) -> list:
     return reads
 
 
+async def connected_and_counted(table, user, monkeypatch):
+    """A socket past its first frame, and the list of the table reads made from then on."""
+    comm = await connect(table, user)
+    await drain(comm)
+    return comm, reads_counted(monkeypatch)
+
+
 def test_stale_moves_and_wrong_syncs_cost_one_full_read_a_second(playing, users, monkeypatch):
     async def body():
-        comm = await connect(playing, users[1])
-        await drain(comm)
-        reads = reads_counted(monkeypatch)
+        comm, reads = await connected_and_counted(playing, users[1], monkeypatch)
         for _ in range(6):
             await comm.send_json_to({"action": "move", "kind": "draw", "version": 1, "key": None})
             await comm.send_json_to({"action": "sync", "version": 1})
@@ -65,9 +70,7 @@ def test_stale_moves_and_wrong_syncs_cost_one_full_read_a_second(playing, users,
 
 def test_asked_again_within_the_second_the_table_follows_once(playing, users, monkeypatch):
     async def body():
-        comm = await connect(playing, users[1])
-        await drain(comm)
-        reads = reads_counted(monkeypatch)
+        comm, reads = await connected_and_counted(playing, users[1], monkeypatch)
         for _ in range(5):
             await comm.send_json_to({"action": "sync", "version": 1})
         frames = await drain(comm)  # the first at once
@@ -83,9 +86,7 @@ def test_asked_again_within_the_second_the_table_follows_once(playing, users, mo
 
 def test_a_sync_whose_version_is_no_number_is_refused_without_a_read(playing, users, monkeypatch):
     async def body():
-        comm = await connect(playing, users[1])
-        await drain(comm)
-        reads = reads_counted(monkeypatch)
+        comm, reads = await connected_and_counted(playing, users[1], monkeypatch)
         for version in ("x", "3", [], 1.5):
             await comm.send_json_to({"action": "sync", "version": version})
         frames = await drain(comm)
