@@ -1,4 +1,6 @@
-"""Profile.name_key: the display name's normal, case-folded form, unique (look-alike names)."""
+"""Profile.name_key: the display name's normal, case-folded form (look-alike names); filled here,
+made unique in 0003 (its own transaction: PostgreSQL will not alter a table with row changes
+still pending in the same one)."""
 
 import unicodedata
 
@@ -32,9 +34,4 @@ class Migration(migrations.Migration):
             field=models.CharField(max_length=120, null=True, editable=False),
         ),
         migrations.RunPython(keys_fill, migrations.RunPython.noop),
-        migrations.AlterField(
-            model_name="profile",
-            name="name_key",
-            field=models.CharField(max_length=120, unique=True, editable=False),
-        ),
     ]
