@@ -2,7 +2,7 @@
 # only when pyproject.toml changes) and install what else they need (see bin/).
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
-.PHONY: run test lint format messages check-deploy
+.PHONY: run test lint format messages check-deploy lock
 
 # make run: daphne, a Celery worker, Celery beat and (when REDIS_URL is unset) a private Redis.
 # HOST and PORT choose where daphne listens (default 127.0.0.1:8000).
@@ -39,6 +39,12 @@ messages:
 	.venv/bin/python manage.py makemessages -l tr --no-obsolete \
 	    --ignore 'static/vendor/*' --ignore 'var/*' --ignore 'tests/*' --ignore '.venv/*'
 	.venv/bin/python manage.py compilemessages -l tr --ignore '.venv/*'
+
+# Refresh the lock files (requirements.lock, requirements-test.lock) from pyproject.toml: every
+# package pinned with its hashes, at the newest versions pyproject.toml allows. Commit both.
+lock:
+	@bin/ensure-venv test
+	bin/lock
 
 # What `manage.py check --deploy` says with production-like settings.
 check-deploy:

@@ -1,15 +1,32 @@
 from allauth.account import forms as allauth_forms
+from allauth.account.adapter import get_adapter
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from .models import DISPLAY_NAME_MAX, LANGUAGE_CHOICES, Profile, display_name_taken
+from .models import (
+    DISPLAY_NAME_MAX,
+    LANGUAGE_CHOICES,
+    Profile,
+    display_name_hidden_characters,
+    display_name_normal,
+    display_name_taken,
+)
 
 DISPLAY_NAME_HELP = _("Shown to other players at the table. 2 to 30 characters.")
 
 
 def display_name_clean(value: str, exclude_user_id=None) -> str:
-    name = " ".join(value.split())
+    if display_name_hidden_characters(value):
+        raise forms.ValidationError(
+            _("A display name may not hold invisible or text-direction characters.")
+        )
+    name = display_name_normal(value)
+    if len(name) > DISPLAY_NAME_MAX:
+        raise forms.ValidationError(
+            _("A display name may be at most %(n)d characters.") % {"n": DISPLAY_NAME_MAX}
+        )
     if len(name) < 2:
         raise forms.ValidationError(_("A display name needs at least 2 characters."))
     if display_name_taken(name, exclude_user_id=exclude_user_id):
@@ -29,6 +46,29 @@ class LoginForm(allauth_forms.LoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         labels_set(self, {"password": _("Password")})
+
+
+class AdminLoginForm(AdminAuthenticationForm):
+    """The admin's log-in, by e-mail address, through allauth's adapter: the same failed
+    log-in limits (ACCOUNT_RATE_LIMITS) and the same counters as the site's log-in, so the
+    admin is no side door for guessing passwords."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = _("E-mail address")
+
+    def clean(self):
+        email = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if email and password:
+            # raises ValidationError("Too many failed login attempts") once over the limit
+            self.user_cache = get_adapter(self.request).authenticate(
+                self.request, email=email, password=password
+            )
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
 
 
 class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):

@@ -2,6 +2,7 @@
 that the game and rating services keep up to date."""
 
 import re
+import unicodedata
 
 from django.conf import settings
 from django.db import models
@@ -11,6 +12,26 @@ from django.utils.translation import gettext_lazy as _
 
 LANGUAGE_CHOICES = [("tr", "Türkçe"), ("en", "English")]
 DISPLAY_NAME_MAX = 30
+# Unicode categories no display name may hold: controls, format characters (zero-width spaces
+# and joiners, the bidi overrides and isolates), private use, surrogates and unassigned code
+# points. They are invisible or reorder the text, so "Ali\u200bce" would pass for "Alice".
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+
+
+def display_name_normal(name: str) -> str:
+    """The name as stored: NFKC (fullwidth and other compatibility forms folded into the plain
+    letters) with runs of white space made one space."""
+    return " ".join(unicodedata.normalize("NFKC", name).split())
+
+
+def display_name_key(name: str) -> str:
+    """What two names must not share: the normal form, case-folded (and NFKC again, as
+    case folding can leave a form that is not normal)."""
+    return unicodedata.normalize("NFKC", display_name_normal(name).casefold())
+
+
+def display_name_hidden_characters(name: str) -> bool:
+    return any(unicodedata.category(ch) in REFUSED_CATEGORIES for ch in name)
 
 
 class Profile(models.Model):
@@ -18,6 +39,9 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     display_name = models.CharField(_("display name"), max_length=DISPLAY_NAME_MAX)
+    # display_name_key(display_name), kept by save(): unique, so that no two players have
+    # names that differ only in case, width or other compatibility forms
+    name_key = models.CharField(max_length=4 * DISPLAY_NAME_MAX, unique=True, editable=False)
     language = models.CharField(_("language"), max_length=5, choices=LANGUAGE_CHOICES, default="tr")
     rating_points = models.IntegerField(_("rating points"), default=0)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
@@ -35,6 +59,13 @@ class Profile(models.Model):
     def __str__(self):
         return self.display_name
 
+    def save(self, *args, **kwargs):
+        self.name_key = display_name_key(self.display_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display_name" in fields:
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return reverse("accounts:profile_detail", args=[self.user_id])
 
@@ -46,7 +77,7 @@ def user_display(user) -> str:
 
 
 def display_name_taken(name: str, exclude_user_id=None) -> bool:
-    others = Profile.objects.filter(display_name__iexact=name.strip())
+    others = Profile.objects.filter(name_key=display_name_key(name))
     if exclude_user_id is not None:
         others = others.exclude(user_id=exclude_user_id)
     return others.exists()

@@ -10,6 +10,9 @@ once the hand is over.
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.exceptions import DisallowedModelAdminLookup
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
@@ -33,7 +36,33 @@ from games.services import ServiceError
 from .replay import hand_replay_view
 
 
-class ReadOnlyMixin:
+def _lookup_opens_data(model, lookup: str) -> bool:
+    """Whether ``lookup`` (``state__stock__0``, ``hand__seed``) reaches into a JSON or binary
+    field: a hand's racks, stock and seed, or a result. A list filter on one answers yes or no
+    about what it holds, one question at a time, to anyone who may view the list."""
+    for part in lookup.split("__"):
+        try:
+            field = model._meta.get_field(part)
+        except FieldDoesNotExist:
+            return False
+        if isinstance(field, models.JSONField | models.BinaryField):
+            return True
+        if not field.is_relation or field.related_model is None:
+            return False
+        model = field.related_model
+    return False
+
+
+class DataLookupsRefused:
+    """No list filter from the URL into a row's JSON or binary data (games' ModelAdmins)."""
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if _lookup_opens_data(self.model, lookup):
+            raise DisallowedModelAdminLookup(f"Filtering by {lookup} not allowed")
+        return super().lookup_allowed(lookup, value, request)
+
+
+class ReadOnlyMixin(DataLookupsRefused):
     """Rows that only services write."""
 
     def has_add_permission(self, request, obj=None):
@@ -234,7 +263,7 @@ class InviteInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
     list_display = ["id", "mode", "status", "private", "manager", "players", "version", "created"]
     list_filter = ["status", ModeFilter, PrivateFilter, ("created", admin.DateFieldListFilter)]
     date_hierarchy = "created"
@@ -340,7 +369,7 @@ def _replay_link(hand: Hand):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(DataLookupsRefused, admin.ModelAdmin):
     list_display = ["__str__", "table", "number", "user", "is_bot", "away"]
     list_filter = ["is_bot", "away", "table__status"]
     search_fields = ["user__email", "user__profile__display_name", "table__id"]
@@ -535,7 +564,7 @@ class StaffActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(DataLookupsRefused, admin.ModelAdmin):
     list_display = ["id", "table", "user", "text", "created"]
     list_filter = [("created", admin.DateFieldListFilter)]
     search_fields = ["text", "user__email"]

@@ -13,7 +13,9 @@ A move is answered through the groups like everyone else's; a refusal only to th
 Services run whole inside one ``database_sync_to_async`` call: no transaction spans an await.
 """
 
+import asyncio
 import json
+import logging
 import time
 from collections import deque
 from urllib.parse import parse_qs
@@ -26,18 +28,25 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games import broadcast, render, selectors, services
+from games import broadcast, metrics, render, selectors, services
 from games.events import OwnView
 from games.invite_selectors import my_tables
-from games.models import Game
+from games.models import Game, Table
+from games.privacy import table_open_to
 from games.services import ServiceError
+from games.sockets import open_sockets, socket_identity
 
+logger = logging.getLogger(__name__)
 MAX_MESSAGE_CHARS = 2000
 MAX_JSON_DEPTH = 8
 FLOOD_LIMIT = 15  # messages within FLOOD_WINDOW seconds; one more closes the socket
 FLOOD_WINDOW = 1.0
 CLOSE_FLOOD = 4008  # policy violation, in the application's range: the client does not retry
 CLOSE_NO_TABLE = 4404
+# The whole table again at the page's own request (a stale move, a sync that shows a gap) at
+# most once in this many seconds: each costs the table's full read and render, and a client's
+# messages must not set that rate. A page that still lags asks again with its next heartbeat.
+FULL_FRAME_GAP = 1.0
 
 
 def scope_language(scope) -> str:
@@ -73,6 +82,25 @@ def _too_deep(text: str) -> bool:
     return False
 
 
+class CountedSocket:
+    """A consumer mixin: the socket is refused, before any read, when its user or its address
+    holds as many sockets in this process as they may (games.sockets)."""
+
+    async def websocket_connect(self, message):
+        self.identity = socket_identity(self.scope)
+        self.counted = open_sockets.admit(*self.identity)
+        if not self.counted:
+            await self.close()
+            return
+        await super().websocket_connect(message)
+
+    async def websocket_disconnect(self, message):
+        if getattr(self, "counted", False):
+            open_sockets.release(*self.identity)
+            self.counted = False
+        await super().websocket_disconnect(message)
+
+
 class GoneClientSend:
     """A consumer mixin: a send to a client that went away while its frame was being made is
     dropped. daphne (autobahn) raises then; uncaught, it ended the consumer before its
@@ -85,13 +113,17 @@ class GoneClientSend:
             pass  # the disconnect message follows, and is handled as any other
 
 
-class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
+class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.lang = scope_language(self.scope)
         self.sent_version = 0
+        self.full_asked, self.full_later = -FULL_FRAME_GAP, None
         self.flood = FloodGuard()
+        if not await database_sync_to_async(self.table_open)():
+            await self.close(code=CLOSE_NO_TABLE)
+            return
         self.groups_joined = [broadcast.table_group(self.table_id)]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(broadcast.player_group(self.table_id, self.user.pk))
@@ -107,6 +139,8 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
         await self.frame_send(frame)
 
     async def disconnect(self, code):
+        if getattr(self, "full_later", None) is not None:
+            self.full_later.cancel()
         await self.groups_leave()
 
     async def groups_leave(self):
@@ -183,19 +217,25 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
                 idempotency_key=key if isinstance(key, str) else None,
             )
         except ServiceError as e:
+            # a refusal is an everyday event: one line, no traceback
+            logger.info("move refused", extra={"table": self.table_id, "code": e.code})
+            metrics.refusal_count(e.code)
             await self.refuse(e.message)
             if e.code == "stale":  # the mover's page is behind: the table as it is now
-                await self.frame_send(await self.frame_full())
+                await self.frame_asked()
             return
         # the move's event reaches this socket through the table's group, as everyone's does
 
     async def on_sync(self, content):
         """The page asks whether it is up to date (its heartbeat), or reports a gap."""
         version = content.get("version")
-        if isinstance(version, int) and not isinstance(version, bool):
+        if version is not None:  # none: the page asks for the whole table (after a drag)
+            if isinstance(version, bool) or not isinstance(version, int):
+                await self.refuse(_("That message is not understood."))
+                return
             if version == await database_sync_to_async(self.version_read)():
                 return
-        await self.frame_send(await self.frame_full(chat=True))
+        await self.frame_asked(chat=True)
 
     async def on_chat(self, content):
         try:
@@ -212,8 +252,29 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
         with translation.override(self.lang):
             await self.send(text_data=render.message_html(str(message)))
 
+    def table_open(self) -> bool:
+        """Whether the table exists for this viewer (a private one only for its people)."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        return table is not None and table_open_to(table, self.user)
+
     def version_read(self):
         return Game.objects.filter(table_id=self.table_id).values_list("version", flat=True).first()
+
+    async def frame_asked(self, *, chat=False):
+        """The whole table, asked for by the page: at most once per FULL_FRAME_GAP. Asked again
+        sooner, it goes once when the gap is over, however many times it was asked."""
+        wait = self.full_asked + FULL_FRAME_GAP - time.monotonic()
+        if wait > 0:
+            if self.full_later is None:
+                self.full_later = asyncio.ensure_future(self.frame_later(wait, chat))
+            return
+        self.full_asked = time.monotonic()
+        await self.frame_send(await self.frame_full(chat=chat))
+
+    async def frame_later(self, wait, chat):
+        await asyncio.sleep(wait)
+        self.full_later = None
+        await self.frame_asked(chat=chat)
 
     async def frame_full(self, *, chat=False):
         return await database_sync_to_async(self.frame_render)(chat)
@@ -236,7 +297,7 @@ class TableConsumer(GoneClientSend, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class LobbyConsumer(GoneClientSend, AsyncWebsocketConsumer):
+class LobbyConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
     async def connect(self):
         self.lang = scope_language(self.scope)
         self.user = self.scope.get("user")

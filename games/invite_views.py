@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
 from games.labels import mode_label
@@ -193,17 +193,15 @@ def invite_open(request, token):
 
 
 @login_required
+@require_GET
 def invite_continue(request):
-    """Back from sign-up or log-in: take the seat of the link this browser followed."""
+    """Back from sign-up or log-in: the invite page of the link this browser followed, where
+    the seat is taken by a POST. A GET never seats anyone: another site could make a signed-in
+    browser follow a link it planted."""
     token = request.session.get(SESSION_KEY)
     if not token:
         messages.info(
             request, _("There is no invitation waiting: open the link from your e-mail again.")
         )
         return redirect("games:lobby")
-    try:
-        invite = services.invite_accept(token=token, user=request.user)
-    except ServiceError as e:
-        request.session.pop(SESSION_KEY, None)
-        return _refused(request, e, invite_find(token))
-    return _seat_taken(request, invite)
+    return redirect("games:invite", token)

@@ -107,6 +107,12 @@ def move_by_key(hand: Hand, key: str) -> Move | None:
     return Move.objects.select_related("hand__game").filter(hand=hand, idempotency_key=key).first()
 
 
+def move_by_table_key(table_id: int, key: str) -> Move | None:
+    """The move of the table's latest hand that carries ``key``, if any."""
+    moves = Move.objects.select_related("hand__game").filter(hand__game__table_id=table_id)
+    return moves.filter(idempotency_key=key).order_by("-hand__number").first()
+
+
 # --- the fixed statements ------------------------------------------------------------------------
 
 

@@ -29,12 +29,19 @@ def deadline_due_task(self, kind: str, table_id: int, expected_version: int) -> 
             return False  # run in place: nothing to wait with
         raise self.retry(countdown=math.ceil(wait * 10) / 10)
     try:
-        return services.deadline_due(
+        done = services.deadline_due(
             kind=kind, table_id=table_id, expected_version=expected_version
         )
     except services.ServiceError as e:
-        logger.info("%s deadline for table %s: %s", kind, table_id, e.code)
-        return False
+        done, why = False, e.code
+    else:
+        why = "moved_on"
+    if not done:  # the table moved on, or the action was refused: an everyday event
+        logger.info(
+            "deadline task did nothing",
+            extra={"kind": kind, "table": table_id, "version": expected_version, "why": why},
+        )
+    return done
 
 
 def deadline_task_send(kind: str, table_id: int, version: int, countdown: float) -> None:
@@ -50,3 +57,15 @@ def deadline_task_send(kind: str, table_id: int, version: int, countdown: float)
 def sweep_task() -> int:
     """Whatever is overdue at any table (a task that was lost)."""
     return services.sweep_run()
+
+
+@shared_task
+def tables_idle_close_task() -> int:
+    """Open tables that never started close after a while (OKEY_OPEN_TABLE_IDLE)."""
+    return services.tables_idle_close()
+
+
+@shared_task
+def chat_prune_task() -> int:
+    """Table chat is kept for OKEY_CHAT_KEEP, then deleted."""
+    return services.chat_prune()

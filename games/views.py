@@ -3,6 +3,8 @@
 Every change goes through games.services, as from the socket; a refusal becomes a message.
 """
 
+import logging
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -14,14 +16,17 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, selectors, services
+from games import engine, metrics, selectors, services
 from games.forms import TableForm
 from games.invite_selectors import my_tables
 from games.labels import mode_label, move_label
 from games.models import Hand, Move, Table
 from games.names import player_name
+from games.privacy import table_open_to
 from games.render import frame_full as render_frame
 from games.services import ServiceError
+
+logger = logging.getLogger(__name__)
 
 
 def lobby(request):
@@ -65,7 +70,7 @@ def ws_url(table_id: int) -> str:
 
 def table_detail(request, table_id):
     rows = selectors.table_rows(table_id)
-    if rows is None:
+    if rows is None or not table_open_to(rows.table, request.user):
         raise Http404
     view = selectors.table_view(rows, request.user)
     ctx = {
@@ -80,6 +85,7 @@ def table_detail(request, table_id):
 
 
 def _refusal(request, table_id, error: ServiceError):
+    metrics.refusal_count(error.code)
     if request.htmx:
         # 200 so that htmx swaps the message in (out of band) next to the table
         html = render_to_string("games/table.html#message", {"message": error.message}, request)
@@ -187,6 +193,8 @@ def table_move(request, table_id):
             idempotency_key=request.POST.get("key") or None,
         )
     except ServiceError as e:
+        # a refusal is an everyday event: one line, no traceback
+        logger.info("move refused", extra={"table": table_id, "code": e.code})
         return _refusal(request, table_id, e)
     if request.htmx:
         rows = selectors.table_rows(table_id)
@@ -227,6 +235,8 @@ def hand_verify(request, table_id, number):
         Hand.objects.select_related("game__table"), game__table_id=table_id, number=number
     )
     table = hand.game.table
+    if not table_open_to(table, request.user):
+        raise Http404
     ctx = {"table": table, "hand": hand, "over": hand.over}
     if hand.over:
         seed = bytes(hand.seed)

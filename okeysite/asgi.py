@@ -10,8 +10,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from okeysite.clients import LoopbackOnly, TrustedProxies  # noqa: E402
+from okeysite.logcontext import ConnectionIds  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -19,6 +21,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+application = ConnectionIds(LoopbackOnly(TrustedProxies(router)))
 
 from okeysite.gc_pauses import gc_settle  # noqa: E402
 

@@ -2,13 +2,34 @@
 late acks, reject on worker loss, and a visibility timeout far above any countdown we use."""
 
 import os
+import time
 
 from celery import Celery
+from celery.signals import before_task_publish, task_postrun, task_prerun
 
 from . import broker  # noqa: F401  (registers the okeyredis transport that the broker URL names)
+from .logcontext import task_id_set
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
 
 app = Celery("okeysite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@before_task_publish.connect
+def sent_at_stamp(headers=None, **kwargs):
+    """When the task was sent: /metrics reports how long the oldest queued task has waited."""
+    if headers is not None:
+        headers.setdefault("okey_sent_at", time.time())
+
+
+@task_prerun.connect
+def task_log_context(task_id=None, **kwargs):
+    """The task's log lines carry its id (okeysite.logcontext)."""
+    task_id_set(task_id or "")
+
+
+@task_postrun.connect
+def task_log_context_end(**kwargs):
+    task_id_set("")

@@ -5,9 +5,13 @@ on the unix socket var/redis.sock, which `make run` starts and stops itself. Pro
 DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
 """
 
+import os
+import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -16,9 +20,36 @@ VAR_DIR = Path(environ.Env().str("OKEY_VAR_DIR", default=str(BASE_DIR / "var")))
 env = environ.Env(DEBUG=(bool, True))
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
+
+def _installation_key() -> str:
+    """This installation's own secret key, made once and kept in var/secret_key: a key in the
+    source would be everyone's, and with it anyone could sign allauth's confirmation keys."""
+    path = VAR_DIR / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    # written whole under another name, then linked in: a process starting beside this one
+    # (make run starts several) reads either no file or the whole key, and one key wins
+    draft = VAR_DIR / f"secret_key.{os.getpid()}"
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        key = path.read_text().strip()
+    finally:
+        draft.unlink()
+    return key
+
+
 DEBUG = env("DEBUG")
 if DEBUG:
-    SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")
+    # With DEBUG on the site answers loopback clients only (okeysite.clients.LoopbackOnly).
+    SECRET_KEY = env.str("SECRET_KEY", default="") or _installation_key()
     ALLOWED_HOSTS = env.list(
         "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"]
     )
@@ -54,11 +85,39 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
 
+# How many reverse proxies stand in front of daphne (okeysite.clients.TrustedProxies): the
+# client's address is the one the outermost of them wrote into X-Forwarded-For. 0: no proxy,
+# the connection's peer is the client and the header is ignored.
+OKEY_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+# Content-Security-Policy (django-csp): scripts, styles, images, sockets and forms from the
+# site's own origin only, no inline script or style, no plugins, never inside another site's
+# frame. htmx is configured in base.html to need neither eval nor a <style> element.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# /metrics (okeysite.metrics): with METRICS_TOKEN set, for a bearer of that token from anywhere;
+# without it, only for a client on this machine that came through no proxy.
+OKEY_METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+OKEY_METRICS_QUEUES = ["celery"]  # the Celery queues whose length and lag /metrics reports
 ROOT_URLCONF = "okeysite.urls"
+# Error pages and reports show no local variables: a move's locals are the stock and the racks.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
 WSGI_APPLICATION = "okeysite.wsgi.application"
 ASGI_APPLICATION = "okeysite.asgi.application"
 # Absolute links built outside a request (e-mails sent by Celery tasks, invites).
@@ -178,7 +237,29 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": OKEY_SWEEP_SECONDS,
         "options": {"expires": OKEY_SWEEP_SECONDS},
     },
+    "tables-idle-close": {
+        "task": "games.tasks.tables_idle_close_task",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
+    "chat-prune": {
+        "task": "games.tasks.chat_prune_task",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
 }
+# How long table chat is kept before the hourly prune deletes it
+OKEY_CHAT_KEEP = timedelta(days=env.int("CHAT_KEEP_DAYS", default=7))
+# Limits on tables per account (games.services.tables): unfinished tables it manages, games
+# running at once at them, tables it made within the hour, and how long an open table waits for
+# its start before it is closed.
+OKEY_TABLES_PER_ACCOUNT = env.int("TABLES_PER_ACCOUNT", default=3)
+OKEY_GAMES_PER_ACCOUNT = env.int("GAMES_PER_ACCOUNT", default=1)
+OKEY_TABLES_CREATED_PER_HOUR = env.int("TABLES_CREATED_PER_HOUR", default=12)
+# Sockets one user, and one client address, may hold open in one daphne process (games.sockets)
+OKEY_SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=10)
+OKEY_SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=60)
+OKEY_OPEN_TABLE_IDLE = timedelta(minutes=env.int("OPEN_TABLE_IDLE_MINUTES", default=30))
 # A bot's pause before its turn, in seconds (low, high): human-like, a little different each turn.
 OKEY_BOT_PAUSE = (0.8, 2.5)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
@@ -247,7 +328,8 @@ STORAGES = {
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # monitors probe over plain HTTP from inside
+    # monitors and Prometheus probe over plain HTTP from inside
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
@@ -257,9 +339,27 @@ if not DEBUG:
         "CSRF_TRUSTED_ORIGINS", default=[f"https://{h}" for h in ALLOWED_HOSTS]
     )
 
+# With DEBUG=0 every log line is one JSON object (python-json-logger) with the time, level,
+# logger, message, any extra fields, and the id of the request, socket or task it belongs to
+# (okeysite.logcontext); with DEBUG on, plain text for a person at a terminal.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "okeysite.logcontext.ContextFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            "timestamp": False,
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context"],
+            **({} if DEBUG else {"formatter": "json"}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

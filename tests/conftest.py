@@ -19,6 +19,10 @@ FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 def pytest_configure(config):
     settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+    # Game tests make and play many tables with one account; tests/security/test_f06 sets the
+    # per-account table limits it checks.
+    settings.OKEY_TABLES_PER_ACCOUNT = settings.OKEY_GAMES_PER_ACCOUNT = 10_000
+    settings.OKEY_TABLES_CREATED_PER_HOUR = 10_000
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ split by the thing they act on.
 """
 
 from .bots import bot_add, bot_remove, bot_table_create
-from .chat import chat_post
+from .chat import chat_post, chat_prune
 from .deadlines import deadline_due, deadline_wait
 from .errors import ServiceError
 from .invites import invite_accept, invite_cancel, invite_create, invite_resend
@@ -14,7 +14,7 @@ from .moves import MoveOutcome, move_submit
 from .results import game_results_record
 from .staff import game_end, hand_void_redeal, seat_remove, table_close
 from .sweep import sweep_run, table_due
-from .tables import seat_leave, seat_take, table_create
+from .tables import seat_leave, seat_take, table_create, tables_idle_close
 from .teams import team_names_set
 from .timeouts import seat_back, turn_due_play
 
@@ -25,6 +25,7 @@ __all__ = [
     "bot_remove",
     "bot_table_create",
     "chat_post",
+    "chat_prune",
     "deadline_due",
     "deadline_wait",
     "game_end",
@@ -47,6 +48,7 @@ __all__ = [
     "table_create",
     "table_due",
     "table_start",
+    "tables_idle_close",
     "team_names_set",
     "turn_due_play",
 ]

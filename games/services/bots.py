@@ -16,7 +16,7 @@ from games.models import Seat, Table
 from .errors import ServiceError
 from .invites import seats_reserved
 from .lifecycle import countdown_begin
-from .tables import table_bump, table_create, table_lock, version_check
+from .tables import game_running_check, table_bump, table_create, table_lock, version_check
 
 
 def bot_turn_moves(state: engine.HandState, seat: int, strength: str) -> list:
@@ -96,6 +96,7 @@ def bot_table_create(*, manager, options: dict) -> Table:
     with transaction.atomic():
         table = table_create(manager=manager, options=options, sit=False)
         game, table = table_lock(table.pk)
+        game_running_check(manager, table)
         Seat.objects.filter(table=table).update(is_bot=True)
         countdown_begin(game, table)
     return table

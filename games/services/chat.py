@@ -3,17 +3,19 @@
 from datetime import timedelta
 from functools import partial
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast
 from games.models import ChatMessage, Table
+from games.privacy import table_open_to
 
 from .errors import ServiceError
 
 CHAT_MAX_LENGTH = 200
-CHAT_BURST = 5  # messages per CHAT_WINDOW per user and table
+CHAT_BURST = 5  # messages per CHAT_WINDOW per user, all tables together
 CHAT_WINDOW = timedelta(seconds=10)
 
 
@@ -31,13 +33,21 @@ def chat_post(*, table_id, user, text) -> ChatMessage:
         )
     with transaction.atomic():
         table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
-        if table is None:
+        if table is None or not table_open_to(table, user):
             raise ServiceError("no_table", _("There is no such table."))
+        # per user, not per table: one account at many tables is still one writer
         recent = ChatMessage.objects.filter(
-            table=table, user=user, created__gte=timezone.now() - CHAT_WINDOW
+            user=user, created__gte=timezone.now() - CHAT_WINDOW
         ).count()
         if recent >= CHAT_BURST:
             raise ServiceError("chat_fast", _("You are writing too fast; wait a few seconds."))
         message = ChatMessage.objects.create(table=table, user=user, text=text)
         transaction.on_commit(partial(broadcast.chat_publish, table.pk, message))
     return message
+
+
+def chat_prune(*, now=None) -> int:
+    """Delete the chat older than OKEY_CHAT_KEEP; how many messages went. A beat task runs it."""
+    cutoff = (now or timezone.now()) - settings.OKEY_CHAT_KEEP
+    deleted, _counts = ChatMessage.objects.filter(created__lt=cutoff).delete()
+    return deleted

@@ -151,12 +151,13 @@ def invite_create(*, table_id, inviter, email, seat_index) -> Invite:
             raise ServiceError("no_seat", _("There is no such seat at this table."))
         _expired_mark(table)
         reserved = seats_reserved(table)
+        # The seat and the rate limit first, the address last and with one answer: a manager who
+        # could tell "sits here" from "seat taken" would learn, guess by guess and without limit,
+        # which address belongs to which player.
         if all(s.user_id or s.is_bot or s.index in reserved for s in seats):
             raise ServiceError(
                 "table_full", _("Every seat at this table is taken or reserved already.")
             )
-        if any(s.user is not None and s.user.email.lower() == email for s in seats):
-            raise ServiceError("already_seated", _("That player already sits at this table."))
         if seat.user_id or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
         if seat_index in reserved:
@@ -164,12 +165,13 @@ def invite_create(*, table_id, inviter, email, seat_index) -> Invite:
                 "seat_reserved",
                 _("That seat is already reserved by an invite: cancel or resend that one."),
             )
-        if any(i.email == email for i in reserved.values()):
-            raise ServiceError(
-                "already_invited",
-                _("%(email)s is already invited to this table.") % {"email": email},
-            )
         _rate_check(inviter)
+        seated = any(s.user is not None and s.user.email.lower() == email for s in seats)
+        if seated or any(i.email == email for i in reserved.values()):
+            raise ServiceError(
+                "cannot_invite",
+                _("That address cannot be invited to this table (again)."),
+            )
         now = timezone.now()
         invite = Invite(
             table=table,

@@ -35,7 +35,7 @@ from .deadlines import DeadlineKind, deadline_kind_register
 from .errors import ServiceError
 from .invites import reserved_refusal, seats_reserved
 from .results import game_results_record, results_write
-from .tables import table_bump, table_lock, version_check
+from .tables import game_running_check, table_bump, table_lock, version_check
 
 START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
 # Pause between a hand's end and the next deal, so that everyone can read the result.
@@ -56,6 +56,7 @@ def table_start(*, table_id, user, expected_version=None) -> int:
             raise ServiceError("not_manager", _("Only the table manager can start the game."))
         if table.status != Table.Status.OPEN:
             raise ServiceError("not_open", _("This game has already started."))
+        game_running_check(user, table)
         return countdown_begin(game, table)
 
 

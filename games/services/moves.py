@@ -3,11 +3,11 @@
 from dataclasses import dataclass
 from functools import partial
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import broadcast, engine, events, store
+from games import broadcast, engine, events, metrics, store
 from games.events import MoveEvent
 from games.models import Game, Move, Seat
 
@@ -102,6 +102,22 @@ def move_submit(
     """
     clean = _move_clean(move)
     key = _key_clean(idempotency_key)
+    try:
+        outcome = _move_apply(table_id, user, seat, clean, expected_version, key, auto)
+        if not outcome.duplicate:
+            metrics.MOVES.inc()
+        return outcome
+    except IntegrityError:
+        # A key already used in this hand, sent with the current version (a stale version is
+        # looked up before applying): the (hand, key) constraint refused the insert and the
+        # transaction rolled back whole; the first move's answer is the answer.
+        done = store.move_by_table_key(table_id, key) if key is not None else None
+        if done is None:
+            raise
+        return _outcome_of(done)
+
+
+def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> MoveOutcome:
     with transaction.atomic():
         rows = store.move_rows_lock(table_id)
         if rows is None:

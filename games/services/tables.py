@@ -3,15 +3,19 @@
 The manager's Start, the countdown and every later change of the table's status are in
 games.services.lifecycle."""
 
+from datetime import timedelta
 from functools import partial
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, store
 from games.engine import OptionError
 from games.events import TableChanged
-from games.models import Game, Seat, Table
+from games.models import Game, Invite, Seat, Table
 from games.policy import options_stored, table_choices
 
 from .deadlines import deadline_arm
@@ -72,6 +76,44 @@ def table_bump(
     return game.version
 
 
+UNFINISHED = (Table.Status.OPEN, Table.Status.STARTING, Table.Status.PLAYING)
+RUNNING = (Table.Status.STARTING, Table.Status.PLAYING)
+
+
+def tables_allowance_check(manager) -> None:
+    """Refuse a new table to an account that has as many unfinished tables as it may
+    (OKEY_TABLES_PER_ACCOUNT) or made too many within the hour (OKEY_TABLES_CREATED_PER_HOUR):
+    one account once filled the lobby and pushed everyone else's tables out of it. The caller
+    holds the account's row lock, so that two requests at once cannot both pass."""
+    mine = Table.objects.filter(manager=manager)
+    if mine.filter(status__in=UNFINISHED).count() >= settings.OKEY_TABLES_PER_ACCOUNT:
+        raise ServiceError(
+            "too_many_tables",
+            _("You have %(n)d tables that are not over yet: play or leave one of them first.")
+            % {"n": settings.OKEY_TABLES_PER_ACCOUNT},
+        )
+    hour_ago = timezone.now() - timedelta(hours=1)
+    if mine.filter(created__gte=hour_ago).count() >= settings.OKEY_TABLES_CREATED_PER_HOUR:
+        raise ServiceError(
+            "tables_too_fast", _("You have made many tables lately: try again later.")
+        )
+
+
+def game_running_check(manager, table: Table) -> None:
+    """Refuse to start ``table`` while the account's other tables run as many games as it may
+    (OKEY_GAMES_PER_ACCOUNT): with bots on the seats one account could run any number."""
+    running = Table.objects.filter(manager=manager, status__in=RUNNING).exclude(pk=table.pk)
+    if running.count() >= settings.OKEY_GAMES_PER_ACCOUNT:
+        raise ServiceError(
+            "game_running", _("A game at another table of yours is on: finish it first.")
+        )
+
+
+def account_lock(user) -> None:
+    """Lock the account's row: its table limits are checked and changed one request at a time."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+
+
 def table_create(*, manager, options: dict, sit: bool = True) -> Table:
     """A table with the manager's ``options``: rule options and table policy in one mapping,
     by their names in okey-rules.md; a name left out takes its default (games.policy)."""
@@ -82,6 +124,8 @@ def table_create(*, manager, options: dict, sit: bool = True) -> Table:
     except (OptionError, TypeError) as e:
         raise ServiceError("bad_options", str(e)) from None
     with transaction.atomic():
+        account_lock(manager)
+        tables_allowance_check(manager)
         table = Table.objects.create(manager=manager, options=options_stored(rules, policy))
         Game.objects.create(table=table)
         Seat.objects.bulk_create(
@@ -153,3 +197,25 @@ def deadline_rearm(table_id) -> None:
         game, _ = table_lock(table_id)
         deadline_arm(game)
         game.save(update_fields=["deadline"])
+
+
+def tables_idle_close(*, now=None, limit: int = 200) -> int:
+    """Close the open tables that were made more than OKEY_OPEN_TABLE_IDLE ago and never
+    started (their invites are cancelled); how many were closed. A Celery beat task runs it."""
+    now = now or timezone.now()
+    cutoff = now - settings.OKEY_OPEN_TABLE_IDLE
+    idle = Table.objects.filter(status=Table.Status.OPEN, created__lt=cutoff)
+    closed = 0
+    for table_id in idle.values_list("pk", flat=True)[:limit]:
+        with transaction.atomic():
+            game, table = table_lock(table_id)
+            if table.status != Table.Status.OPEN:
+                continue  # started or closed since the list was read
+            table.status = Table.Status.CLOSED
+            table.save(update_fields=["status"])
+            table.invites.filter(status=Invite.Status.SENT).update(
+                status=Invite.Status.CANCELLED, cancelled_at=now
+            )
+            table_bump(game, lobby=True)
+            closed += 1
+    return closed

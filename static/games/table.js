@@ -555,6 +555,13 @@
     }
   }
 
+  // the chat form is emptied once its message has gone (a listener here, not hx-on: the
+  // Content-Security-Policy allows no code in the page)
+  document.body.addEventListener("htmx:wsAfterSend", function (event) {
+    var form = event.target.closest ? event.target.closest("#chat-form") : null;
+    if (form) form.reset();
+  });
+
   document.body.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail.socketWrapper;
     connStatus("");

@@ -79,7 +79,9 @@ def test_a_new_player_follows_the_invite_signs_up_and_is_seated(
     guest.get_by_label("Şifre (tekrar)").fill(PASSWORD)
     guest.get_by_role("button", name="Kaydol").click()
 
-    # no second confirmation: the link proved the address; the guest sits in seat 3
+    # no second confirmation: the link proved the address; back on the invite page, one press
+    # (a POST: following a link never seats anyone) and the guest sits in seat 3
+    guest.get_by_role("button", name="3. yere otur").click()
     guest.wait_for_url(server.url + f"/table/{table.pk}/")
     expect(guest.locator(".messages")).to_contain_text(f"Masa {table.pk}, 3. yerde oturuyorsunuz")
     seat = guest.locator('.seat[data-seat="2"]')

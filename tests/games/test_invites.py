@@ -134,10 +134,8 @@ def test_a_taken_seat_a_reserved_seat_and_a_full_table_are_refused(esli, users):
     refused("seat_taken", services.invite_create, esli, **kw, email=PARTNER, seat_index=1)
     invite(esli, PARTNER, seat=2)
     refused("seat_reserved", services.invite_create, esli, **kw, email="b@x.org", seat_index=2)
-    refused("already_invited", services.invite_create, esli, **kw, email=PARTNER, seat_index=3)
-    refused(
-        "already_seated", services.invite_create, esli, **kw, email=users[1].email, seat_index=3
-    )
+    refused("cannot_invite", services.invite_create, esli, **kw, email=PARTNER, seat_index=3)
+    refused("cannot_invite", services.invite_create, esli, **kw, email=users[1].email, seat_index=3)
     invite(esli, "third@example.com", seat=3)
     # every seat is now taken or reserved
     refused("table_full", services.invite_create, esli, **kw, email="x@x.org", seat_index=3)

@@ -126,7 +126,7 @@ def test_a_visitor_sees_who_invites_them_and_is_offered_sign_up(client, esli, us
     assert esli.seats.get(index=2).user is None
 
 
-def test_signing_up_with_the_invited_address_seats_at_once(client, esli, users):
+def test_signing_up_with_the_invited_address_leads_to_the_seat(client, esli, users):
     link = invited(client, esli, users)
     client.get(link)
     sent = len(mail.outbox)
@@ -142,10 +142,14 @@ def test_signing_up_with_the_invited_address_seats_at_once(client, esli, users):
         follow=True,
     )
     user = get_user_model().objects.get(email=PARTNER)
-    # the link proved the address: no confirmation e-mail, logged in, seated
+    # the link proved the address: no confirmation e-mail, logged in, back on the invite page,
+    # where one press (a POST: no GET seats anyone) takes the seat
     assert EmailAddress.objects.get(user=user).verified
     assert len(mail.outbox) == sent
-    assert response.redirect_chain[-1][0] == reverse("games:table", args=[esli.pk])
+    assert response.redirect_chain[-1][0] == link
+    assert "data-take-seat" in response.content.decode()
+    assert esli.seats.get(index=2).user is None
+    assert client.post(link).url == reverse("games:table", args=[esli.pk])
     assert esli.seats.get(index=2).user == user
     assert Invite.objects.get().accepted_by == user
     assert SESSION_KEY not in client.session
@@ -170,7 +174,8 @@ def test_signing_up_with_another_address_keeps_the_seat_through_confirmation(cli
     assert esli.seats.get(index=2).user is None
     confirm = path_of(re.search(r"https?://\S+confirm-email/\S+", mail.outbox[-1].body).group(0))
     response = client.post(confirm, follow=True)
-    assert response.redirect_chain[-1][0] == reverse("games:table", args=[esli.pk])
+    assert response.redirect_chain[-1][0] == link
+    client.post(link)
     assert esli.seats.get(index=2).user == user
 
 
@@ -183,7 +188,8 @@ def test_an_existing_player_logs_in_and_is_seated(client, esli, users):
         {"login": users[2].email, "password": "pw-okey-1234", "next": "/invite/continue/"},
         follow=True,
     )
-    assert response.redirect_chain[-1][0] == reverse("games:table", args=[esli.pk])
+    assert response.redirect_chain[-1][0] == link
+    client.post(link)
     assert esli.seats.get(index=2).user == users[2]
 
 

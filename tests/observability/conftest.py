@@ -1,0 +1,7 @@
+from tests.games.conftest import (  # noqa: F401  (fixtures)
+    _fast_passwords,
+    fixed_seed,
+    in_memory_layer,
+    playing,
+    users,
+)
