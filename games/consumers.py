@@ -130,12 +130,17 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         # join before rendering, so that no change can fall between the render and the join
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        # Accepted before the render: daphne drops a handshake not accepted within
+        # websocket_connect_timeout, and when many pages connect at once (a restart, a network
+        # blip) their renders queue behind each other; a page whose render had not come by
+        # then was dropped, connected again and queued again. The group messages that arrive
+        # meanwhile wait for this method, so the frame still goes first.
+        await self.accept()
         frame = await self.frame_full(chat=True)
-        if frame is None:
+        if frame is None:  # the table went away since the check above
             await self.groups_leave()
             await self.close(code=CLOSE_NO_TABLE)
             return
-        await self.accept()
         await self.frame_send(frame)
 
     async def disconnect(self, code):

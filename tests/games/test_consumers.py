@@ -69,6 +69,8 @@ def public_tiles(state: engine.HandState) -> Counter:
     for pile in state.discards:
         shown = pile if state.pairs_declared else pile[-1:]
         seen += [fmt(t) for t in shown]
+    if state.pairs_declared:  # the histories show the tiles taken from the piles too
+        seen += [fmt(t) for _seat, _place, t in state.taken]
     return Counter(seen)
 
 
