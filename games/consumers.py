@@ -84,7 +84,20 @@ def _too_deep(text: str) -> bool:
 
 class CountedSocket:
     """A consumer mixin: the socket is refused, before any read, when its user or its address
-    holds as many sockets in this process as they may (games.sockets)."""
+    holds as many sockets in this process as they may (games.sockets). The count is released
+    when the consumer ends however it ends: daphne cancels a consumer that is slow to close
+    (its disconnect handler never runs then), and a count that outlived its socket would
+    refuse that player's next sockets for good."""
+
+    counted = False
+
+    async def __call__(self, scope, receive, send):
+        try:
+            return await super().__call__(scope, receive, send)
+        finally:
+            if self.counted:
+                open_sockets.release(*self.identity)
+                self.counted = False
 
     async def websocket_connect(self, message):
         self.identity = socket_identity(self.scope)
@@ -93,12 +106,6 @@ class CountedSocket:
             await self.close()
             return
         await super().websocket_connect(message)
-
-    async def websocket_disconnect(self, message):
-        if getattr(self, "counted", False):
-            open_sockets.release(*self.identity)
-            self.counted = False
-        await super().websocket_disconnect(message)
 
 
 class GoneClientSend:
