@@ -6,6 +6,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("table/new/", views.table_new, name="table_new"),
+    path("play/quick/", views.quick_play, name="quick_play"),
     path("table/<int:table_id>/", views.table_detail, name="table"),
     path("table/<int:table_id>/sit/", views.table_sit, name="sit"),
     path("table/<int:table_id>/leave/", views.table_leave, name="leave"),

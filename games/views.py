@@ -59,6 +59,19 @@ def table_new(request):
     return render(request, "games/lobby.html", ctx, status=400)
 
 
+@login_required
+@require_POST
+def quick_play(request):
+    """One tap: a seat at a table of the chosen mode that is about to start (see
+    games.services.quick)."""
+    try:
+        table = services.table_quick_join(user=request.user, mode=request.POST.get("mode", "duz"))
+    except ServiceError as e:
+        messages.error(request, e.message)
+        return redirect("games:lobby")
+    return redirect("games:table", table.pk)
+
+
 def ws_url(table_id: int) -> str:
     return f"/ws/table/{table_id}/?lang={get_language() or 'tr'}"
 

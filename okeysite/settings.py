@@ -209,7 +209,7 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "20/5m/ip,5/5m/key"}
 if "EMAIL_URL" in env.ENVIRON:
     vars().update(env.email("EMAIL_URL"))
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    EMAIL_BACKEND = "okeysite.mail.EmailBackend"  # the console, readable
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Okey <noreply@okey.localhost>")
 
 # --- i18n -----------------------------------------------------------------------------------------
@@ -253,4 +253,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # A line for every task received and done, and for every beat of the schedule, would bury
+    # what matters: the site's own loggers say when something happens (the sweep when it acts).
+    "loggers": {
+        name: {"level": "WARNING"}
+        for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+    },
 }

@@ -5,6 +5,7 @@ import json
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from playwright.sync_api import expect
 
@@ -26,8 +27,12 @@ def players_make(django_user_model, n):
     return users
 
 
-def sign_in(browser, server, user):
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+def sign_in(browser, server, user, *, viewport=(1280, 800), **context_options):
+    """``user``'s page, signed in, in a browser context of its own; ``context_options`` go to
+    ``browser.new_context`` (has_touch, reduced_motion, ...)."""
+    context = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]}, locale="tr-TR", **context_options
+    )
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(server.url + "/accounts/login/")
@@ -39,7 +44,12 @@ def sign_in(browser, server, user):
 
 
 def drag(page, source, target, steps=12):
-    """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode)."""
+    """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode), once
+    the tiles that slide (a draw, a discard) have landed."""
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.constructor !== Animation || "
+        "a.playState !== 'running')"
+    )
     a, b = _box(source), _box(target)
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
     x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
@@ -59,6 +69,22 @@ def _box(locator, tries=20):
             return box
         time.sleep(0.05)
     raise AssertionError(f"{locator} has no box on the page")
+
+
+def in_a_thread(service, *args, **kwargs):
+    """Call a service from another thread. Playwright's sync API keeps an event loop running in
+    the test's thread, where the broadcast after commit (async_to_sync) cannot run: the pages
+    would not hear of the change until their heartbeat."""
+    from django.db import connections
+
+    def call():
+        try:
+            return service(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
 
 
 def version_of(page) -> int:
@@ -85,6 +111,18 @@ def layout_of(page) -> list:
             "JSON.stringify([...document.querySelectorAll('#rack .slot')].map("
             "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null))"
         )
+    )
+
+
+def layout_changed(page, old, timeout=10_000):
+    """Wait until the rack shows another layout than ``old`` (Seri diz and Çift diz arrive by
+    fetch). Both sides are stringified in the page: Python's json.dumps spaces its items."""
+    page.wait_for_function(
+        "old => JSON.stringify([...document.querySelectorAll('#rack .slot')].map("
+        "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null)) !== "
+        "JSON.stringify(old)",
+        arg=old,
+        timeout=timeout,
     )
 
 
