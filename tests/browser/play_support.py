@@ -46,11 +46,8 @@ def sign_in(browser, server, user, *, viewport=(1280, 800), **context_options):
 def drag(page, source, target, steps=12):
     """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode), once
     the tiles that slide (a draw, a discard) have landed."""
-    page.wait_for_function(
-        "document.getAnimations().every(a => a.constructor !== Animation || "
-        "a.playState !== 'running')"
-    )
-    a, b = _box(source), _box(target)
+    _landed(page)
+    a, b = box_of(source), box_of(target)
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
     x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
     page.mouse.move(x0, y0)
@@ -61,7 +58,35 @@ def drag(page, source, target, steps=12):
     page.mouse.up()
 
 
-def _box(locator, tries=20):
+def touch_drag(page, source, target, steps=12):
+    """Drag with a finger (touch events through the DevTools protocol; the page's context needs
+    has_touch), once the tiles that slide have landed."""
+    _landed(page)
+    a, b = box_of(source), box_of(target)
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+        )
+        for k in range(1, steps + 1):
+            point = {"x": x0 + (x1 - x0) * k / steps, "y": y0 + (y1 - y0) * k / steps}
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+            time.sleep(0.015)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+
+
+def _landed(page):
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.constructor !== Animation || "
+        "a.playState !== 'running')"
+    )
+
+
+def box_of(locator, tries=20):
     # None while a frame swap has the element detached: take the box of the one swapped in
     for _ in range(tries):
         box = locator.bounding_box()
@@ -85,6 +110,26 @@ def in_a_thread(service, *args, **kwargs):
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(call).result()
+
+
+def plan_play(users, table, seed, start=0, stop=None):
+    """Moves ``start`` to ``stop`` of the current hand's plan (tests/games/plans.py, from the
+    hand's ``seed``) through the services, ``users[i]`` at seat ``i``; the engine's state after
+    the whole plan."""
+    from games import services
+    from tests.games.helpers import current_hand
+    from tests.games.helpers import version_of as table_version
+    from tests.games.plans import plan_hand
+
+    moves, final = plan_hand(seed, first_seat=current_hand(table).first_seat)
+    for move in moves[start:stop]:
+        services.move_submit(
+            table_id=table.pk,
+            user=users[move["seat"]],
+            move={k: v for k, v in move.items() if k != "seat"},
+            expected_version=table_version(table),
+        )
+    return final
 
 
 def version_of(page) -> int:

@@ -6,10 +6,7 @@ services (tests/games/plans.py: seat 1 finishes after 19 moves)."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.games.helpers import current_hand, version_of
-from tests.games.plans import plan_hand
-
-from .play_support import sign_in
+from .play_support import box_of, plan_play, sign_in
 from .test_phone import four
 from .test_play import hand_seed
 
@@ -21,19 +18,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def hand_over(four):
     """Four players whose first hand is over: (users, table, the engine's final state)."""
-    from games import services
-
     users, table = four
-    hand = current_hand(table)
-    moves, final = plan_hand(hand_seed(1), first_seat=hand.first_seat)
-    for move in moves:
-        services.move_submit(
-            table_id=table.pk,
-            user=users[move["seat"]],
-            move={k: v for k, v in move.items() if k != "seat"},
-            expected_version=version_of(table),
-        )
-    return users, table, final
+    return users, table, plan_play(users, table, hand_seed(1))
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
@@ -46,7 +32,7 @@ def test_a_hands_result_reads_at_a_glance(asgi_live_server, browser, hand_over, 
         expect(result).to_be_visible()
         # the board is not under the result: each seat is what is seen at its middle
         for s in range(4):
-            box = page.locator(f"#seat-{s}").bounding_box()
+            box = box_of(page.locator(f"#seat-{s}"))
             hit = page.evaluate(
                 "([x, y, s]) => !!document.elementFromPoint(x, y).closest('#seat-' + s)",
                 [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, s],
@@ -55,7 +41,7 @@ def test_a_hands_result_reads_at_a_glance(asgi_live_server, browser, hand_over, 
         countdown = page.locator("#centre .next-hand")
         expect(countdown).to_be_visible()
         expect(countdown).to_contain_text("sn")
-        box = countdown.bounding_box()
+        box = box_of(countdown)
         assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], "scroll to see the next hand"
 
         expect(result.locator("thead")).to_contain_text("Sayı: düşük olan iyidir")

@@ -9,10 +9,12 @@ import pytest
 from playwright.sync_api import expect
 
 from .play_support import (
+    box_of,
     drag,
     layout_changed,
     layout_of,
     table_ready,
+    touch_drag,
     version_of,
     wait_version,
 )
@@ -87,10 +89,10 @@ def test_a_refusal_leaves_the_rack_buttons_free(asgi_live_server, sign_in, duel)
     rack_tile(page, 0).press("d")
     message = page.locator("#table-message")
     expect(message).to_contain_text("Sıra sizde değil")
-    box = message.bounding_box()
+    box = box_of(message)
     buttons = page.locator(".rack-tools button, #my-moves button")
     for k in range(buttons.count()):
-        b = buttons.nth(k).bounding_box()
+        b = box_of(buttons.nth(k))
         apart = (
             b["x"] >= box["x"] + box["width"]
             or b["x"] + b["width"] <= box["x"]
@@ -138,6 +140,27 @@ def test_tap_a_tile_then_a_slot_or_the_pile(asgi_live_server, browser, duel):
         wait_version(page, version + 1)
         expect(page.locator("#pile-0 .pile-top .tile")).to_have_attribute("data-tile", before[0])
         table_ready(page, 14)
+    finally:
+        page.context.close()
+
+
+def test_drag_a_tile_with_a_finger(asgi_live_server, browser, duel):
+    from .play_support import sign_in as sign_in_page
+
+    users, table = duel
+    page = sign_in_page(
+        browser, asgi_live_server, users[0], viewport=(844, 390), has_touch=True, is_mobile=True
+    )
+    try:
+        page = at_table(page, asgi_live_server, table, 15)
+        before = layout_of(page)
+        touch_drag(page, rack_tile(page, 1), page.locator("#rack .slot").nth(20))
+        after = layout_of(page)
+        assert after[20] == before[1] and after[1] is None
+        version = version_of(page)
+        touch_drag(page, rack_tile(page, 20), page.locator("#pile-0"))
+        wait_version(page, version + 1)
+        expect(page.locator("#pile-0 .pile-top .tile")).to_have_attribute("data-tile", before[1])
     finally:
         page.context.close()
 
