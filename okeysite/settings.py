@@ -253,10 +253,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # A line for every task received and done, and for every beat of the schedule, would bury
-    # what matters: the site's own loggers say when something happens (the sweep when it acts).
+    # The sweep runs every few seconds: Celery's lines for each run would bury the rest. The
+    # sweep logs when it acts (games.services.sweep); other tasks keep their lines.
+    "filters": {"sweep_quiet": {"()": "okeysite.logfilters.SweepQuiet"}},
     "loggers": {
-        name: {"level": "WARNING"}
+        name: {"filters": ["sweep_quiet"]}
         for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
     },
 }
