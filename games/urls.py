@@ -9,6 +9,7 @@ urlpatterns = [
     path("play/quick/", views.quick_play, name="quick_play"),
     path("table/<int:table_id>/", views.table_detail, name="table"),
     path("table/<int:table_id>/sit/", views.table_sit, name="sit"),
+    path("table/<int:table_id>/sit/continue/", views.table_sit_continue, name="sit_continue"),
     path("table/<int:table_id>/leave/", views.table_leave, name="leave"),
     path("table/<int:table_id>/start/", views.table_start, name="start"),
     path("table/<int:table_id>/move/", views.table_move, name="move"),

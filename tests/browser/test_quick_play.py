@@ -57,3 +57,22 @@ def test_quick_play_from_a_fresh_account_to_a_dealt_hand(
     names = page.locator(".seat .seat-name")
     expect(names).to_have_count(4)
     assert sorted(names.all_inner_texts())[:2] == ["Bot 3", "Bot 4"]
+
+
+def test_a_shared_table_link_seats_a_visitor_in_one_step(
+    asgi_live_server, browser, page, django_user_model
+):
+    from games import services
+
+    manager, guest = players_make(django_user_model, 2)
+    table = services.table_create(manager=manager, options={"seats": 2})
+    page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+    # not signed in: Sit here asks to log in, and the seat is taken on the way back
+    page.locator("#seat-1").get_by_role("button", name="Buraya otur").click()
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))
+    page.locator("main form.form input[name=login]").fill(guest.email)
+    page.locator("main form.form input[name=password]").fill(PASSWORD)
+    page.locator("main form.form button[type=submit]").click()
+    expect(page).to_have_url(f"{asgi_live_server.url}/table/{table.pk}/")
+    expect(page.locator('.seat.is-you[data-seat="1"]')).to_be_visible()
+    assert table.seats.get(index=1).user == guest

@@ -1,7 +1,10 @@
 """Quick play: one tap seats a player at a table of their mode that is about to start, or opens
 one whose empty seats go to bots at the deal."""
 
+from urllib.parse import urlencode
+
 import pytest
+from django.urls import reverse
 
 from games import services
 from games.models import Seat, Table
@@ -59,3 +62,18 @@ def test_bad_input_is_refused_and_changes_nothing(users, django_user_model):
         services.table_quick_join(user=AnonymousUser(), mode="duz")
     assert e.value.code == "not_signed_in"
     assert not Table.objects.exists() and not Seat.objects.exists()
+
+
+def test_a_visitor_who_chose_a_seat_is_seated_after_logging_in(client, users):
+    table = services.table_create(manager=users[0], options={"seats": 2})
+    response = client.post(reverse("games:sit", args=[table.pk]), {"seat": "1"})
+    following = reverse("games:sit_continue", args=[table.pk])
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_login") + "?" + urlencode({"next": following})
+    assert people_at(table) == [users[0].pk, None]  # nothing yet
+    client.force_login(users[1])
+    assert client.get(following)["Location"] == reverse("games:table", args=[table.pk])
+    assert people_at(table) == [users[0].pk, users[1].pk]
+    # the way back once more (a reload): nothing else happens
+    assert client.get(following).status_code == 302
+    assert people_at(table) == [users[0].pk, users[1].pk]
