@@ -1,5 +1,6 @@
 """The table on a phone: everything a player needs during play on one screen, upright (390×844)
 and on its side (844×390), measured from the element boxes; every touch target 24×24 px or more.
+A desktop of 1280×800 too.
 
 Four players at a dealt table (the fixed deal of test_play); seat 0 opens with 15 tiles and may
 discard, finish or declare pairs: every button of a turn is on the page.
@@ -50,7 +51,9 @@ def boxes(page, selector):
     )
 
 
-@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
+@pytest.mark.parametrize(
+    "size", [(390, 844), (844, 390), (1280, 800)], ids=["portrait", "landscape", "desktop"]
+)
 def test_the_whole_table_fits_a_phone_screen(asgi_live_server, browser, four, size):
     users, table = four
     width, height = size
