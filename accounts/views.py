@@ -1,3 +1,5 @@
+from urllib.parse import urlsplit, urlunsplit
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -5,8 +7,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
@@ -48,12 +51,44 @@ def profile_edit(request):
 
 @require_POST
 def set_language(request):
-    """Django's set_language, which also keeps a logged-in player's profile language in step."""
-    response = django_set_language(request)
+    """Switch the site's language and land on the same page in it; a logged-in player's
+    profile language follows.
+
+    Django's own view translates ``next`` with ``translate_url``, which resolves it in the
+    language active here: Turkish, the unprefixed default, so an ``/en/...`` page never
+    resolved and English -> Turkish went back to the same English page."""
     language = request.POST.get("language")
+    if language not in dict(settings.LANGUAGES):
+        return django_set_language(request)  # its answer to a language it does not know
+    target = request.POST.get("next") or request.headers.get("referer") or "/"
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    response = redirect(url_in_language(target, language))
+    language_cookie_set(response, language)
     if request.user.is_authenticated and language in dict(LANGUAGE_CHOICES):
         Profile.objects.filter(user=request.user).update(language=language)
     return response
+
+
+def url_in_language(url: str, language: str) -> str:
+    """``url`` (a path, or an absolute URL of this site) as the page in ``language``: the
+    default language's pages have no prefix, the others' ``/<code>/``. A path that is no
+    page in that language (outside the translated patterns) is returned unchanged."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    shown = translation.get_language_from_path(path)
+    if shown is not None:
+        path = path[len(shown) + 1 :] or "/"
+    if language != settings.LANGUAGE_CODE:
+        path = f"/{language}{path}"
+    with translation.override(language):
+        try:
+            resolve(path)
+        except Resolver404:
+            return url
+    return urlunsplit(("", "", path, parts.query, parts.fragment))
 
 
 def language_cookie_set(response, language):

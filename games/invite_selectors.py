@@ -64,6 +64,9 @@ def invites_panel(table: Table, user, seats: list[dict], invites=None) -> dict |
                 and inv.status != Invite.Status.CANCELLED,
             }
         )
+    if not rows and not choices and (table.mode != "esli" or manager_seat is None):
+        # a table of bots, or every seat taken without an invite: nothing to invite to or name
+        return None
     return {
         "rows": rows,
         "choices": choices,

@@ -146,6 +146,13 @@ class ResultRow:
     count: int | None
     finisher: bool
     showed: bool
+    # the rack laid out as the engine groups it (the winner's as it finished), then what is loose
+    melds: tuple[tuple[str, ...], ...] = ()
+    loose: tuple[str, ...] = ()
+
+    @property
+    def count_before(self) -> int | None:
+        return None if self.count is None else self.count - self.delta
 
 
 @dataclass(frozen=True)
@@ -509,6 +516,14 @@ def result_view(
             count=s.count,
             finisher=result["finisher"] == s.index,
             showed=result["shower"] == s.index,
+            **_rack_laid_out(
+                state.racks[s.index] if s.index < len(state.racks) else (),
+                state.okey,
+                pairs=s.index in state.pairs_declared
+                or "pairs" in (result["kind"] or "")
+                and result["finisher"] == s.index,
+                finished=result["groups"] if result["finisher"] == s.index else None,
+            ),
         )
         for s in board.seats
     )
@@ -540,6 +555,18 @@ def result_view(
         next_at=next_at,
         team_rows=team_rows,
     )
+
+
+def _rack_laid_out(rack, okey: int, *, pairs: bool, finished) -> dict:
+    """A revealed rack (engine faces) as melds (pairs for a player who went for them) and loose tiles; the
+    winner's as the groups it finished with."""
+    if finished:
+        return {"melds": tuple(tuple(g) for g in finished), "loose": ()}
+    groups, loose = (engine.arrange_pairs if pairs else engine.arrange_runs)(rack, okey)
+    return {
+        "melds": tuple(tuple(engine.format_tile(t) for t in g) for g in groups),
+        "loose": tuple(engine.format_tile(t) for t in loose),
+    }
 
 
 def _game_result(results: dict, board: BoardView) -> GameResultView:

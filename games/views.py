@@ -4,6 +4,7 @@ Every change goes through games.services, as from the socket; a refusal becomes 
 """
 
 import logging
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -64,6 +65,19 @@ def table_new(request):
     return render(request, "games/lobby.html", ctx, status=400)
 
 
+@login_required
+@require_POST
+def quick_play(request):
+    """One tap: a seat at a table of the chosen mode that is about to start (see
+    games.services.quick)."""
+    try:
+        table = services.table_quick_join(user=request.user, mode=request.POST.get("mode", "duz"))
+    except ServiceError as e:
+        messages.error(request, e.message)
+        return redirect("games:lobby")
+    return redirect("games:table", table.pk)
+
+
 def ws_url(table_id: int) -> str:
     return f"/ws/table/{table_id}/?lang={get_language() or 'tr'}"
 
@@ -111,16 +125,42 @@ def _seat_index(value):
         return None
 
 
-@login_required
+# The seat a visitor chose before logging in or signing up, taken on the way back.
+SIT_KEY = "okey_sit"
+
+
 @require_POST
 def table_sit(request, table_id):
+    """Take a seat. A visitor who is not signed in is sent to log in (or sign up) and is seated
+    on the way back (``table_sit_continue``): one step from a shared table link."""
+    index = _seat_index(request.POST.get("seat"))
+    if not request.user.is_authenticated:
+        request.session[SIT_KEY] = {"table": table_id, "seat": index}
+        following = reverse("games:sit_continue", args=[table_id])
+        url = reverse("account_login") + "?" + urlencode({"next": following})
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = url
+            return response
+        return redirect(url)
     try:
-        services.seat_take(
-            table_id=table_id, user=request.user, index=_seat_index(request.POST.get("seat"))
-        )
+        services.seat_take(table_id=table_id, user=request.user, index=index)
     except ServiceError as e:
         return _refusal(request, table_id, e)
     return _done(request, "games:table", table_id)
+
+
+@login_required
+@require_GET
+def table_sit_continue(request, table_id):
+    """Back from log-in or sign-up: the seat chosen before, if it is still free."""
+    chosen = request.session.pop(SIT_KEY, None)
+    if chosen and chosen.get("table") == table_id:
+        try:
+            services.seat_take(table_id=table_id, user=request.user, index=chosen.get("seat"))
+        except ServiceError as e:
+            messages.error(request, e.message)
+    return redirect("games:table", table_id)
 
 
 @login_required

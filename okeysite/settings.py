@@ -299,7 +299,7 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "20/5m/ip,5/5m/key"}
 if "EMAIL_URL" in env.ENVIRON:
     vars().update(env.email("EMAIL_URL"))
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    EMAIL_BACKEND = "okeysite.mail.EmailBackend"  # the console, readable
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Okey <noreply@okey.localhost>")
 
 # --- i18n -----------------------------------------------------------------------------------------
@@ -345,7 +345,12 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "okeysite.logcontext.ContextFilter"}},
+    "filters": {
+        "context": {"()": "okeysite.logcontext.ContextFilter"},
+        # The sweep runs every few seconds: Celery's lines for each run would bury the rest.
+        # The sweep logs when it acts (games.services.sweep); other tasks keep their lines.
+        "sweep_quiet": {"()": "okeysite.logfilters.SweepQuiet"},
+    },
     "formatters": {
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
@@ -362,4 +367,8 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        name: {"filters": ["sweep_quiet"]}
+        for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+    },
 }

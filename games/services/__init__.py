@@ -11,6 +11,7 @@ from .errors import ServiceError
 from .invites import invite_accept, invite_cancel, invite_create, invite_resend
 from .lifecycle import game_start, hand_deal, hand_next, table_start
 from .moves import MoveOutcome, move_submit
+from .quick import table_quick_join
 from .results import game_results_record
 from .staff import game_end, hand_void_redeal, seat_remove, table_close
 from .sweep import sweep_run, table_due
@@ -47,6 +48,7 @@ __all__ = [
     "sweep_run",
     "table_create",
     "table_due",
+    "table_quick_join",
     "table_start",
     "tables_idle_close",
     "team_names_set",

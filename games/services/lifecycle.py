@@ -67,15 +67,18 @@ def seats_fill_with_bots(table: Table) -> int:
     return empty.exclude(index__in=list(seats_reserved(table))).update(is_bot=True, away=False)
 
 
-def countdown_begin(game: Game, table: Table) -> int:
+def countdown_begin(game: Game, table: Table, *, bots_now: bool = True) -> int:
     """Start the 10-second countdown (caller holds the lock and has checked who may). Empty
     seats get bots when the table lets them (option bots_fill), else the start is refused. The
-    deal is the ``start`` deadline's task, or the sweep's if that is lost."""
+    deal is the ``start`` deadline's task, or the sweep's if that is lost. ``bots_now=False``
+    (quick play): the empty seats stay open to people during the countdown, and the deal gives
+    the ones still empty to bots."""
     refusal = reserved_refusal(table)  # invited players are waited for, not replaced by bots
     if refusal is not None:
         raise refusal
     if table.policy.bots_fill:
-        seats_fill_with_bots(table)
+        if bots_now:
+            seats_fill_with_bots(table)
     elif table.seats.filter(user__isnull=True, is_bot=False).exists():
         raise ServiceError("seats_empty", _("Every seat must be taken before the start."))
     table.status = Table.Status.STARTING

@@ -54,14 +54,17 @@ def tile_html(code, okey, extra=""):
     parse_tile(code)  # a bad code is a bug in the caller: fail loudly
     label = tile_label(code, okey)
     if code == "F":
+        # The clover and the face it stands for are drawn by the style sheet: the tile's visible
+        # text is then none, and its label (read out, and the name of a rack tile's button) is
+        # not contradicted by a clover glyph that is no word.
         stands = ""
         if okey:
             stands = format_html(
-                '<small class="tile-for {}">{}</small>', CLASSES[okey[0]], okey[1:]
+                '<small class="tile-for {}" data-for="{}"></small>', CLASSES[okey[0]], okey[1:]
             )
         return format_html(
             '<span class="tile t-fake{}" data-tile="F" role="img" aria-label="{}">'
-            '<b class="tile-n">✤</b>{}</span>',
+            '<b class="tile-n"></b>{}</span>',
             extra,
             label,
             stands,

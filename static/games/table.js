@@ -32,7 +32,10 @@
   var rackVersion = 0;
   var skew = 0; // server clock minus ours, in ms
   var handId = null;
-  var selectedSlot = null;
+  // The chosen tile is the element, not its slot: Seri diz, Çift diz or a drag move tiles, and
+  // the choice goes with the tile.
+  var selectedTile = null;
+  var drawnAt = null; // the slot of the tile just drawn or taken, marked until it is moved
   var pendingSlot = null; // where the next drawn tile goes (the slot it was dragged to)
   var dragging = false;
   var missed = false; // a frame arrived during a drag and was skipped
@@ -54,6 +57,33 @@
     var message = { action: "move", kind: kind, version: lastVersion, key: uuid() };
     if (tile) message.tile = tile;
     send(message);
+  }
+
+  // A move with one of the player's tiles: where the tile was is told to the page (the motion of
+  // the discard starts there), then the move goes.
+  function moveSend(kind, tile) {
+    if (!tile) return;
+    var box = tile.getBoundingClientRect();
+    page.dispatchEvent(new CustomEvent("okey:tile-sent", { detail: { kind: kind, box: box } }));
+    sendMove(kind, tile.getAttribute("data-tile"));
+  }
+
+  // Declaring pairs cannot be taken back: the player confirms it first.
+  function pairsAsk() {
+    var dialog = document.getElementById("pairs-confirm");
+    if (!dialog || !dialog.showModal) {
+      sendMove("pairs");
+      return;
+    }
+    dialog.returnValue = "";
+    dialog.showModal();
+  }
+
+  var pairsDialog = document.getElementById("pairs-confirm");
+  if (pairsDialog) {
+    pairsDialog.addEventListener("close", function () {
+      if (pairsDialog.returnValue === "pairs" && canDo("pairs")) sendMove("pairs");
+    });
   }
 
   function sync() {
@@ -142,7 +172,8 @@
     var current;
     if (hand !== handId) {
       handId = hand;
-      selectedSlot = null;
+      selectedTile = null;
+      drawnAt = null;
       current = (hand && layoutLoad(hand)) || new Array(SLOTS).fill(null);
       if (hand) layoutForget();
     } else {
@@ -165,6 +196,8 @@
     current.forEach(function (code, i) {
       if (code && pool[code] && pool[code].length) next[i] = pool[code].shift();
     });
+    var drawn = data.getAttribute("data-drawn") || "";
+    if (force || !drawn) drawnAt = null;
     served.forEach(function (el) {
       var code = el.getAttribute("data-tile");
       var k = pool[code] ? pool[code].indexOf(el) : -1;
@@ -173,18 +206,36 @@
       var codes = next.map(function (t) { return t ? t.getAttribute("data-tile") : null; });
       var i = freeSlot(codes);
       if (i >= 0) next[i] = el;
+      if (i >= 0 && code === drawn) drawnAt = i;
     });
+    var chosen = selectedTile && {
+      code: selectedTile.getAttribute("data-tile"),
+      at: slots.indexOf(selectedTile.parentNode),
+    };
     var focused = slots.indexOf(document.activeElement && document.activeElement.parentNode);
     slots.forEach(function (slot, i) {
       slot.textContent = "";
       if (next[i]) slot.appendChild(tileForRack(next[i]));
     });
-    if (selectedSlot !== null && !slots[selectedSlot].firstChild) selectedSlot = null;
+    selectedTile = chosen ? tileWithCode(chosen.code, chosen.at) : null;
     selectionShow();
     if (focused >= 0 && slots[focused].firstChild) slots[focused].firstChild.focus();
     pendingSlot = null;
     layoutSave();
     rackButtons();
+  }
+
+  // The tile showing ``code``: the one in slot ``prefer`` if it shows it (two tiles of each face
+  // exist, and either is the same move), else the first.
+  function tileWithCode(code, prefer) {
+    if (prefer >= 0 && codeOf(slots[prefer]) === code) return slots[prefer].firstChild;
+    for (var i = 0; i < SLOTS; i++) if (codeOf(slots[i]) === code) return slots[i].firstChild;
+    return null;
+  }
+
+  function selectedSlot() {
+    var i = selectedTile ? slots.indexOf(selectedTile.parentNode) : -1;
+    return i >= 0 ? i : null;
   }
 
   function tileForRack(source) {
@@ -236,12 +287,20 @@
   // ---- selection and keyboard ---------------------------------------------------------------
 
   function selectionShow() {
+    if (selectedSlot() === null) selectedTile = null;
     slots.forEach(function (slot, i) {
       var tile = slot.firstChild;
-      if (tile) tile.classList.toggle("is-selected", i === selectedSlot);
-      if (tile) tile.setAttribute("aria-pressed", i === selectedSlot ? "true" : "false");
+      if (!tile) return;
+      tile.classList.toggle("is-selected", tile === selectedTile);
+      tile.setAttribute("aria-pressed", tile === selectedTile ? "true" : "false");
+      tile.classList.toggle("is-drawn", i === drawnAt);
     });
     rackButtons();
+  }
+
+  function selectToggle(tile) {
+    selectedTile = selectedTile === tile ? null : tile;
+    selectionShow();
   }
 
   function canDo(kind) {
@@ -309,14 +368,14 @@
   }
 
   function rackButtons() {
-    var tileChosen = selectedSlot !== null && !!slots[selectedSlot].firstChild;
+    var tileChosen = selectedSlot() !== null;
     page.querySelectorAll("[data-act]").forEach(function (button) {
       button.disabled = !(tileChosen && canDo("discard"));
     });
   }
 
   function selectedCode() {
-    return selectedSlot === null ? null : codeOf(slots[selectedSlot]);
+    return selectedTile ? selectedTile.getAttribute("data-tile") : null;
   }
 
   function slotSwap(a, b) {
@@ -325,9 +384,9 @@
     var tb = slots[b].firstChild;
     if (ta) slots[b].appendChild(ta);
     if (tb) slots[a].appendChild(tb);
-    if (selectedSlot === a) selectedSlot = b;
-    else if (selectedSlot === b) selectedSlot = a;
+    if (drawnAt === a || drawnAt === b) drawnAt = null; // the new tile has found its place
     layoutSave();
+    selectionShow();
   }
 
   function neighbour(i, key) {
@@ -368,20 +427,29 @@
         }
       } else if (key === "Enter" || key === " ") {
         event.preventDefault();
-        selectedSlot = selectedSlot === i ? null : i;
-        selectionShow();
+        selectToggle(slots[i].firstChild);
       } else if (key === "d" || key === "D" || key === "Delete") {
         event.preventDefault();
-        sendMove("discard", codeOf(slots[i]));
+        moveSend("discard", slots[i].firstChild);
+      } else if (key === "f" || key === "F") {
+        event.preventDefault();
+        moveSend("finish", slots[i].firstChild);
       }
     });
 
+    // Tap (or click) a tile to choose it, then an empty slot to move it there; a tile on
+    // another tile swaps them only by dragging, since tapping another tile chooses that one.
     rack.addEventListener("click", function (event) {
       var tile = event.target.closest(".tile");
-      if (!tile) return;
-      var i = slots.indexOf(tile.parentNode);
-      selectedSlot = selectedSlot === i ? null : i;
-      selectionShow();
+      if (tile) {
+        selectToggle(tile);
+        return;
+      }
+      var slot = event.target.closest(".slot");
+      var from = selectedSlot();
+      if (slot && from !== null && !slot.firstChild) {
+        slotSwap(from, slots.indexOf(slot));
+      }
     });
   }
 
@@ -390,13 +458,22 @@
   page.addEventListener("click", function (event) {
     var target = event.target;
     var move = target.closest("[data-move]");
+    if (move && move.getAttribute("data-move") === "pairs") {
+      pairsAsk();
+      return;
+    }
     if (move) {
       sendMove(move.getAttribute("data-move"));
       return;
     }
+    var drop = target.closest("#table-board [data-drop]");
+    if (drop && selectedCode()) {
+      moveSend(drop.getAttribute("data-drop"), selectedTile);
+      return;
+    }
     var act = target.closest("[data-act]");
     if (act && selectedCode()) {
-      sendMove(act.getAttribute("data-act"), selectedCode());
+      moveSend(act.getAttribute("data-act"), selectedTile);
       return;
     }
     var how = target.closest("[data-arrange]");
@@ -458,13 +535,12 @@
           if (!under) return;
           var drop = under.closest("#table-board [data-drop]");
           if (drop) {
-            sendMove(drop.getAttribute("data-drop"), event.item.getAttribute("data-tile"));
+            moveSend(drop.getAttribute("data-drop"), event.item);
             return;
           }
           var target = under.closest("#rack .slot");
           if (target && target !== slot) {
             slotSwap(i, slots.indexOf(target));
-            selectionShow();
           }
         },
       }));

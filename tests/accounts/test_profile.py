@@ -113,3 +113,23 @@ def test_admin_lists_profiles(admin_client, player):
     )  # fmt: skip
     assert response.status_code == 302
     assert get_user_model().objects.get(username="newbie").profile.display_name == "newbie"
+
+
+@pytest.mark.parametrize(
+    "language, next_url, lands",
+    [
+        ("tr", "/en/leaderboard/", "/leaderboard/"),  # English -> Turkish: the unprefixed page
+        ("tr", "/en/", "/"),
+        ("en", "/table/7/?x=1", "/en/table/7/?x=1"),
+        ("tr", "/en/table/7/", "/table/7/"),
+        ("en", "https://evil.example.com/", "/en/"),  # another site: the lobby instead
+        ("tr", "/healthz", "/healthz"),  # not a page in a language: left as it is
+    ],
+)
+def test_the_switcher_lands_on_the_same_page_in_the_other_language(
+    client, language, next_url, lands
+):
+    response = client.post("/i18n/setlang/", {"language": language, "next": next_url})
+    assert response.status_code == 302
+    assert response["Location"] == lands
+    assert response.cookies["django_language"].value == language

@@ -5,6 +5,7 @@ import json
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from playwright.sync_api import expect
 
@@ -26,8 +27,12 @@ def players_make(django_user_model, n):
     return users
 
 
-def sign_in(browser, server, user):
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+def sign_in(browser, server, user, *, viewport=(1280, 800), **context_options):
+    """``user``'s page, signed in, in a browser context of its own; ``context_options`` go to
+    ``browser.new_context`` (has_touch, reduced_motion, ...)."""
+    context = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]}, locale="tr-TR", **context_options
+    )
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(server.url + "/accounts/login/")
@@ -39,8 +44,10 @@ def sign_in(browser, server, user):
 
 
 def drag(page, source, target, steps=12):
-    """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode)."""
-    a, b = _box(source), _box(target)
+    """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode), once
+    the tiles that slide (a draw, a discard) have landed."""
+    _landed(page)
+    a, b = box_of(source), box_of(target)
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
     x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
     page.mouse.move(x0, y0)
@@ -51,7 +58,35 @@ def drag(page, source, target, steps=12):
     page.mouse.up()
 
 
-def _box(locator, tries=20):
+def touch_drag(page, source, target, steps=12):
+    """Drag with a finger (touch events through the DevTools protocol; the page's context needs
+    has_touch), once the tiles that slide have landed."""
+    _landed(page)
+    a, b = box_of(source), box_of(target)
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+        )
+        for k in range(1, steps + 1):
+            point = {"x": x0 + (x1 - x0) * k / steps, "y": y0 + (y1 - y0) * k / steps}
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+            time.sleep(0.015)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+
+
+def _landed(page):
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.constructor !== Animation || "
+        "a.playState !== 'running')"
+    )
+
+
+def box_of(locator, tries=20):
     # None while a frame swap has the element detached: take the box of the one swapped in
     for _ in range(tries):
         box = locator.bounding_box()
@@ -59,6 +94,42 @@ def _box(locator, tries=20):
             return box
         time.sleep(0.05)
     raise AssertionError(f"{locator} has no box on the page")
+
+
+def in_a_thread(service, *args, **kwargs):
+    """Call a service from another thread. Playwright's sync API keeps an event loop running in
+    the test's thread, where the broadcast after commit (async_to_sync) cannot run: the pages
+    would not hear of the change until their heartbeat."""
+    from django.db import connections
+
+    def call():
+        try:
+            return service(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def plan_play(users, table, seed, start=0, stop=None):
+    """Moves ``start`` to ``stop`` of the current hand's plan (tests/games/plans.py, from the
+    hand's ``seed``) through the services, ``users[i]`` at seat ``i``; the engine's state after
+    the whole plan."""
+    from games import services
+    from tests.games.helpers import current_hand
+    from tests.games.helpers import version_of as table_version
+    from tests.games.plans import plan_hand
+
+    moves, final = plan_hand(seed, first_seat=current_hand(table).first_seat)
+    for move in moves[start:stop]:
+        services.move_submit(
+            table_id=table.pk,
+            user=users[move["seat"]],
+            move={k: v for k, v in move.items() if k != "seat"},
+            expected_version=table_version(table),
+        )
+    return final
 
 
 def version_of(page) -> int:
@@ -85,6 +156,18 @@ def layout_of(page) -> list:
             "JSON.stringify([...document.querySelectorAll('#rack .slot')].map("
             "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null))"
         )
+    )
+
+
+def layout_changed(page, old, timeout=10_000):
+    """Wait until the rack shows another layout than ``old`` (Seri diz and Çift diz arrive by
+    fetch). Both sides are stringified in the page: Python's json.dumps spaces its items."""
+    page.wait_for_function(
+        "old => JSON.stringify([...document.querySelectorAll('#rack .slot')].map("
+        "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null)) !== "
+        "JSON.stringify(old)",
+        arg=old,
+        timeout=timeout,
     )
 
 

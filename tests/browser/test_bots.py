@@ -68,6 +68,9 @@ def test_people_watch_four_bots_play_a_whole_game(
         expect(p.locator("#result-title")).to_have_text("Oyun bitti", timeout=15_000)
         expect(p.locator(".result table").first.locator("tbody tr")).to_have_count(4)
     assert not Move.objects.filter(hand__game__table_id=table_id, auto=False).exists()
+    # bots have no account: the leaderboard lists none of them after their game
+    page.goto(server.url + "/leaderboard/")
+    expect(page.locator("main")).not_to_contain_text("Bot")
 
 
 def test_a_player_who_closes_the_page_is_played_for_and_comes_back(

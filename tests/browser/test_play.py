@@ -19,6 +19,7 @@ from tests.games.plans import plan_hand
 
 from .play_support import (
     drag,
+    layout_changed,
     layout_of,
     players_make,
     table_ready,
@@ -284,14 +285,7 @@ def test_seri_diz_arranges_the_rack_and_the_layout_survives_a_reload(
     table_ready(page, 15)
     before = layout_of(page)
     page.locator('[data-arrange="runs"]').click()
-    # The arrangement arrives by fetch: wait until the rack shows it. Both sides are
-    # stringified in the page, since Python's json.dumps spaces its items and never matches.
-    page.wait_for_function(
-        "old => JSON.stringify([...document.querySelectorAll('#rack .slot')].map("
-        "s => s.firstElementChild ? s.firstElementChild.dataset.tile : null)) !== "
-        "JSON.stringify(old)",
-        arg=before,
-    )
+    layout_changed(page, before)
     grouped = layout_of(page)
     assert sorted(filter(None, grouped)) == sorted(filter(None, before))
     page.reload()

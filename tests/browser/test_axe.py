@@ -1,0 +1,61 @@
+"""axe-core (tests/vendor/, from npm) on the pages people use: no serious or critical
+accessibility violation on the home page, sign-up, the lobby, a table mid-hand, a hand's result,
+the profile and the leaderboard."""
+
+from pathlib import Path
+
+import pytest
+
+from .play_support import sign_in, table_ready
+from .test_phone import four
+from .test_results import hand_over
+
+__all__ = ["four", "hand_over"]  # fixtures of test_phone and test_results
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core-4.14.1" / "axe.min.js"
+
+
+def violations(page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => {
+            const r = await axe.run(document, {resultTypes: ['violations']});
+            return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' — '
+                     + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+        }"""
+    )
+    return found
+
+
+def test_public_pages_have_no_serious_violation(asgi_live_server, page):
+    for path in ("/", "/accounts/signup/", "/leaderboard/"):
+        page.goto(asgi_live_server.url + path)
+        assert violations(page) == [], path
+
+
+def test_a_players_pages_have_no_serious_violation(asgi_live_server, browser, four):
+    users, table = four
+    page = sign_in(browser, asgi_live_server, users[0])
+    try:
+        page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+        table_ready(page, 15)
+        assert violations(page) == [], "a table mid-hand"
+        for path in ("/", "/profile/", "/leaderboard/"):
+            page.goto(asgi_live_server.url + path)
+            assert violations(page) == [], path
+    finally:
+        page.context.close()
+
+
+def test_a_hands_result_has_no_serious_violation(asgi_live_server, browser, hand_over):
+    users, table, _final = hand_over
+    page = sign_in(browser, asgi_live_server, users[1], viewport=(390, 844))
+    try:
+        page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+        page.locator("#table-board .result").wait_for()
+        assert violations(page) == [], "a hand's result"
+    finally:
+        page.context.close()
