@@ -51,6 +51,12 @@ from .options import RANGES as RANGES
 from .options import OptionError as OptionError
 from .options import RuleOptions as RuleOptions
 from .options import TableOptions as TableOptions
+from .review import JUDGE_STRENGTH as JUDGE_STRENGTH
+from .review import Hint as Hint
+from .review import Mark as Mark
+from .review import hand_marks as hand_marks
+from .review import hint as hint
+from .review import seen_by as seen_by
 from .state import HandResult as HandResult
 from .state import HandState as HandState
 from .state import hand_from_dict as hand_from_dict
