@@ -15,6 +15,7 @@ urlpatterns = [
     path("table/<int:table_id>/bot/", views.table_bot, name="bot"),
     path("table/<int:table_id>/arrange/", views.rack_arrange, name="arrange"),
     path("table/<int:table_id>/hand/<int:number>/verify/", views.hand_verify, name="verify"),
+    path("table/<int:table_id>/hand/<int:number>/review/", views.hand_review, name="review"),
     # invites and team names (issue 6)
     path("table/<int:table_id>/invite/", invite_views.invite_new, name="invite_new"),
     path(

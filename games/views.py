@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, selectors, services
+from games import engine, reviews, selectors, services
 from games.forms import TableForm
 from games.invite_selectors import my_tables
 from games.labels import mode_label, move_label
@@ -259,3 +259,32 @@ def hand_verify(request, table_id, number):
             table_url=reverse("games:table", args=[table.pk]),
         )
     return render(request, "games/verify.html", ctx)
+
+
+def _step_of(request) -> int | None:
+    try:
+        return int(request.GET.get("step", 0))
+    except ValueError:
+        return None
+
+
+@require_GET
+def hand_review(request, table_id, number):
+    """Step through a finished hand with every rack shown (the seed is revealed by then)."""
+    hand = reviews.review_hand(table_id, number)
+    if hand is None:
+        raise Http404
+    if not hand.over:
+        message = _("The review opens once the hand is over.")
+    elif not reviews.review_allowed(hand, request.user):
+        message = _(
+            "This table is private: only its players, its manager and the people invited to it "
+            "may open its reviews."
+        )
+    else:
+        # made when the hand ended; made here if that task was lost
+        review = services.hand_review_make(hand_id=hand.pk)
+        view = reviews.review_view(hand, review, _step_of(request))
+        return render(request, "games/review.html", {"view": view})
+    ctx = {"message": message, "table_url": reverse("games:table", args=[table_id])}
+    return render(request, "games/review_refused.html", ctx, status=403)

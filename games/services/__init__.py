@@ -12,6 +12,7 @@ from .invites import invite_accept, invite_cancel, invite_create, invite_resend
 from .lifecycle import game_start, hand_deal, hand_next, table_start
 from .moves import MoveOutcome, move_submit
 from .results import game_results_record
+from .reviews import hand_review_make
 from .staff import game_end, hand_void_redeal, seat_remove, table_close
 from .sweep import sweep_run, table_due
 from .tables import seat_leave, seat_take, table_create
@@ -32,6 +33,7 @@ __all__ = [
     "game_start",
     "hand_deal",
     "hand_next",
+    "hand_review_make",
     "hand_void_redeal",
     "invite_accept",
     "invite_cancel",
