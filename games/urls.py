@@ -14,6 +14,7 @@ urlpatterns = [
     path("table/<int:table_id>/back/", views.table_back, name="back"),
     path("table/<int:table_id>/bot/", views.table_bot, name="bot"),
     path("table/<int:table_id>/arrange/", views.rack_arrange, name="arrange"),
+    path("table/<int:table_id>/hint/", views.table_hint, name="hint"),
     path("table/<int:table_id>/hand/<int:number>/verify/", views.hand_verify, name="verify"),
     path("table/<int:table_id>/hand/<int:number>/review/", views.hand_review, name="review"),
     # invites and team names (issue 6)

@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, reviews, selectors, services
+from games import engine, hints, reviews, selectors, services
 from games.forms import TableForm
 from games.invite_selectors import my_tables
 from games.labels import mode_label, move_label
@@ -75,6 +75,7 @@ def table_detail(request, table_id):
         "mode_label": mode_label(rows.table.mode),
         "ws_url": ws_url(rows.table.pk),
         "server_now": selectors.epoch_ms(timezone.now()),
+        "hints_offered": hints.hints_offered(rows.table, rows.seats, request.user),
     }
     return render(request, "games/table.html", ctx)
 
@@ -213,6 +214,19 @@ def rack_arrange(request, table_id):
             "leftovers": [engine.format_tile(t) for t in leftovers],
         }
     )
+
+
+@login_required
+@require_GET
+def table_hint(request, table_id):
+    """A practice game's hint for the player on turn: the bot's advice and the rack arranged."""
+    try:
+        hint = hints.hint_for(table_id, request.user)
+    except hints.HintRefused as e:
+        # 200 for htmx, which swaps only a success into the hint panel
+        status = 200 if request.htmx else 403
+        return render(request, "games/hint.html", {"message": e.message}, status=status)
+    return render(request, "games/hint.html", {"hint": hint})
 
 
 @require_GET
