@@ -37,12 +37,13 @@ class HintView:
 
 
 def hints_offered(table: Table, seats: Sequence[Seat], user) -> bool:
-    """Does ``user`` sit at this practice table with nobody but bots?"""
+    """Does ``user`` sit at this practice table with no other person? Before the start the
+    other seats may still be empty: bots take them at the start, and no person can sit once
+    the game runs."""
     if not table.policy.practice or user is None or not user.is_authenticated:
         return False
-    mine = [s for s in seats if s.user_id == user.pk]
-    others = [s for s in seats if s.user_id != user.pk]
-    return bool(mine) and all(s.is_bot for s in others)
+    mine = any(s.user_id == user.pk for s in seats)
+    return mine and not any(s.user_id not in (None, user.pk) for s in seats)
 
 
 def _tiles(faces) -> tuple[str, ...]:
