@@ -38,6 +38,15 @@ def sign_in(browser, server, user):
     return page
 
 
+def wait_db(condition, timeout=40.0):
+    """Poll ``condition`` (its docstring says what is awaited) until it gives a true value."""
+    end = time.monotonic() + timeout
+    while not (value := condition()):
+        assert time.monotonic() < end, condition.__doc__
+        time.sleep(0.1)
+    return value
+
+
 def drag(page, source, target, steps=12):
     """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode)."""
     a, b = _box(source), _box(target)

@@ -5,27 +5,25 @@ The Celery worker (tests/browser/conftest.py: celery_worker) deals, plays the bo
 the hand's review when it ends. With the fixed seed the player sits at seat 1 and plays first.
 """
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
-from .play_support import players_make, sign_in, table_ready
+from .play_support import players_make, sign_in, table_ready, wait_db
 
 pytestmark = pytest.mark.browser
 
 SEED_HEX = "5eed" * 16
 
 
-def wait_db(condition, timeout=60.0):
-    end = time.monotonic() + timeout
-    while not (value := condition()):
-        assert time.monotonic() < end, condition.__doc__
-        time.sleep(0.1)
-    return value
+def hand_alone_with_bots(browser, server, settings, django_user_model, practice=False):
+    """A player signs in, opens a one-hand table (a practice one if asked), starts it, and bots
+    take the other three seats; the player's page once the deal is on it, and the hand."""
+    from games.models import Hand
 
-
-def table_alone_with_bots(page, server, practice=False):
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
+    settings.OKEY_BOT_PAUSE = (0.05, 0.1)
+    (user,) = players_make(django_user_model, 1)
+    page = sign_in(browser, server, user)
     page.goto(server.url + "/")
     page.locator("#id_hand_limit").fill("1")
     if practice:
@@ -34,7 +32,9 @@ def table_alone_with_bots(page, server, practice=False):
     page.wait_for_url("**/table/*/")
     table_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
     page.locator("[data-start]").click()
-    return table_id
+    hand = wait_db(lambda: Hand.objects.filter(game__table_id=table_id).first())
+    table_ready(page, 15)
+    return page, hand
 
 
 def my_turn_or_over(hand_id):
@@ -64,17 +64,11 @@ def test_a_player_plays_a_hand_against_bots_and_steps_through_its_review(
     asgi_live_server, browser, celery_worker, settings, django_user_model
 ):
     from games import engine
-    from games.models import Hand, HandReview
+    from games.models import HandReview
 
-    settings.OKEY_TEST_SEED_HEX = SEED_HEX
-    settings.OKEY_BOT_PAUSE = (0.05, 0.1)
-    server = asgi_live_server
-    (user,) = players_make(django_user_model, 1)
-    page = sign_in(browser, server, user)
-    table_id = table_alone_with_bots(page, server)
-    hand = wait_db(lambda: Hand.objects.filter(game__table_id=table_id).first())
-    table_ready(page, 15)
-    while wait_db(lambda: my_turn_or_over(hand.pk)) is not True:
+    page, hand = hand_alone_with_bots(browser, asgi_live_server, settings, django_user_model)
+    table_id = hand.game.table_id
+    while wait_db(lambda: my_turn_or_over(hand.pk), timeout=60) is not True:
         play_my_turn(page, hand.pk)
     hand.refresh_from_db()
     assert hand.over
@@ -142,14 +136,9 @@ def test_a_player_alone_with_bots_in_a_practice_game_asks_for_a_hint(
     from games import engine
     from games.models import Hand
 
-    settings.OKEY_TEST_SEED_HEX = SEED_HEX
-    settings.OKEY_BOT_PAUSE = (0.05, 0.1)
-    server = asgi_live_server
-    (user,) = players_make(django_user_model, 1)
-    page = sign_in(browser, server, user)
-    table_id = table_alone_with_bots(page, server, practice=True)
-    hand = wait_db(lambda: Hand.objects.filter(game__table_id=table_id).first())
-    table_ready(page, 15)
+    page, hand = hand_alone_with_bots(
+        browser, asgi_live_server, settings, django_user_model, practice=True
+    )
     state = engine.hand_from_dict(Hand.objects.get(pk=hand.pk).state)
     assert state.turn == 0 and state.phase == "discard"  # the first turn: 15 tiles, no draw
     expected = engine.hint(state, 0)
