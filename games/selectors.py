@@ -56,6 +56,9 @@ class SeatView:
     pile: tuple[str, ...]  # the top tile, or the whole pile once histories are public
     pile_size: int
     histories_public: bool
+    # once histories are public: every tile the seat threw but the top of its pile, oldest first,
+    # each with whether the next player took it
+    pile_history: tuple[tuple[str, bool], ...]
     declared_pairs: bool
     showed: bool
     okey: str | None
@@ -356,10 +359,20 @@ def _seat_view(table, game, s: Seat, public, gstate, turn, reserved, team_names,
         pile=tuple(public["discards"][s.index]) if public else (),
         pile_size=public["discard_sizes"][s.index] if public else 0,
         histories_public=bool(public and public["histories_public"]),
+        pile_history=_pile_history(public, s.index),
         declared_pairs=bool(public and s.index in public["pairs_declared"]),
         showed=bool(public and public["shown_by"] == s.index),
         okey=okey,
     )
+
+
+def _pile_history(public, seat: int) -> tuple[tuple[str, bool], ...]:
+    history = (public or {}).get("discard_histories")
+    if not history:
+        return ()
+    entries = [(tile, taken) for tile, taken in history[seat]]
+    top = max((i for i, (_, taken) in enumerate(entries) if not taken), default=None)
+    return tuple(e for i, e in enumerate(entries) if i != top)
 
 
 def _teams(table: Table, gstate, names) -> tuple[TeamView, ...] | None:

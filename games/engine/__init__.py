@@ -16,6 +16,7 @@ from .rack import should_take as should_take
 # isort: split
 # hand, deal, options, views, game (branch engine)
 from .autoplay import auto_moves as auto_moves
+from .autoplay import bot_discard as bot_discard
 from .autoplay import bot_moves as bot_moves
 from .deal import SeedError as SeedError
 from .deal import commitment as commitment
@@ -28,6 +29,7 @@ from .game import game_from_dict as game_from_dict
 from .game import game_new as game_new
 from .game import game_places as game_places
 from .game import game_rating_points as game_rating_points
+from .game import game_rating_whole as game_rating_whole
 from .game import game_to_dict as game_to_dict
 from .game import team_totals as team_totals
 from .hand import hand_apply as hand_apply
@@ -35,6 +37,8 @@ from .hand import hand_replay as hand_replay
 from .hand import hand_void as hand_void
 from .hand import legal_kinds as legal_kinds
 from .hand import legal_moves as legal_moves
+from .knowledge import SeatKnowledge as SeatKnowledge
+from .knowledge import seat_knowledge as seat_knowledge
 from .moves import DeclarePairs as DeclarePairs
 from .moves import Discard as Discard
 from .moves import Draw as Draw

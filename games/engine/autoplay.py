@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from .finish import FINISH_FACTOR, finishes
 from .hand import hand_apply, pairs_and_singles
+from .hard import hard_take, hard_throw
+from .knowledge import seat_knowledge
 from .moves import (
     DeclarePairs,
     Discard,
@@ -74,58 +76,104 @@ def _finishing_tile(state: HandState, seat: int) -> int | None:
 
 
 def auto_moves(state: HandState, seat: int) -> list[Move]:
-    """The timeout play: draw from the stock if not drawn yet, and discard the tile drawn. The
-    first player of a hand, who does not draw, and a player who took their tile from the left
-    or took the indicator, discard their least useful tile instead."""
+    """The timeout play: draw from the stock if not drawn yet; finish if the rack can, with the
+    highest-valued finish; else discard the tile drawn. The first player of a hand, who does not
+    draw, a player who took their tile from the left or took the indicator, and a player who
+    drew a real okey discard their least useful tile instead: never the okey while anything
+    else can go."""
     if state.phase == "over" or state.turn != seat:
         return []
     turn = _Turn(state, seat)
     if turn.state.phase == "draw":
         turn.play(Draw(seat))
     s = turn.state
+    finish = _finishing_tile(s, seat)
+    if finish is not None:
+        turn.play(Finish(seat, finish))
+        return turn.moves
     from_stock = (
         s.drawn is not None
         and s.drawn_from_left is None
         and not (s.indicator_taken_by == seat and s.drawn == s.indicator)
     )
-    tile = s.drawn if from_stock else _least_useful(s, seat, "normal")
+    tile = s.drawn if from_stock and s.drawn != s.okey else _least_useful(s, seat, "normal")
     turn.play(Discard(seat, tile))
     return turn.moves
 
 
-def bot_moves(state: HandState, seat: int, strength: str = "normal") -> list[Move]:
-    """A bot's whole turn: show the indicator if it can; go for pairs openly when the rack is
-    made of them (normal strength); take the left discard when should_take says so (or the
-    indicator, when that completes its pairs), else draw; finish if it can, else discard."""
+def _check_strength(strength: str) -> None:
     if strength not in BOT_STRENGTHS:
         raise ValueError(
             f"unknown bot strength {strength!r}: choose one of {', '.join(BOT_STRENGTHS)}"
         )
+
+
+def bot_discard(state: HandState, seat: int, strength: str = "hard") -> int:
+    """The tile a bot of ``strength`` would put down from the rack of ``seat``, which has drawn
+    (or is the first player on the first turn): the tile it finishes with when the rack can
+    finish, else the tile it discards. The hard bot reads only what the seat knows."""
+    _check_strength(strength)
+    if state.phase != "discard" or state.turn != seat:
+        raise ValueError(f"seat {seat} has no tile to put down now: it is not its turn to discard")
+    if strength == "hard":
+        return hard_throw(seat_knowledge(state, seat))
+    tile = _finishing_tile(state, seat)
+    return tile if tile is not None else _least_useful(state, seat, strength)
+
+
+def _declares(turn: _Turn, strength: str) -> bool:
+    """Go for pairs openly? The normal bot when its rack is made of pairs; the hard bot only to
+    be allowed to take the indicator for its seventh pair, since declaring shows everyone every
+    pile's history."""
+    if not turn.can(DeclarePairs(turn.seat)):
+        return False
+    melds, pairs2 = rack_strength(turn.rack, turn.state.okey)
+    if strength == "normal":
+        return pairs2 >= 2 * _DECLARE_AT and pairs2 > melds
+    s = turn.state
+    return (
+        strength == "hard"
+        and s.options.pairs_take_indicator
+        and s.indicator_taken_by is None
+        and pairs2 >= 12
+        and s.indicator in pairs_and_singles(turn.rack, s.okey)[1]
+    )
+
+
+def _takes(turn: _Turn, strength: str) -> bool:
+    s, seat = turn.state, turn.seat
+    if not turn.can(TakeDiscard(seat)):
+        return False
+    if strength == "hard":
+        return hard_take(seat_knowledge(s, seat))
+    return should_take(turn.rack, s.discards[(seat - 1) % s.n][-1], s.okey, strength)
+
+
+def bot_moves(state: HandState, seat: int, strength: str = "normal") -> list[Move]:
+    """A bot's whole turn: show the indicator if it can; go for pairs openly when _declares says
+    so; take the indicator when that completes its pairs, or the left discard when it wants it,
+    else draw; finish if it can, else discard."""
+    _check_strength(strength)
     if state.phase == "over" or state.turn != seat:
         return []
     turn = _Turn(state, seat)
     okey = state.okey
     if turn.can(ShowIndicator(seat)):
         turn.play(ShowIndicator(seat))
-    if strength == "normal" and turn.can(DeclarePairs(seat)):
-        melds, pairs2 = rack_strength(turn.rack, okey)
-        if pairs2 >= 2 * _DECLARE_AT and pairs2 > melds:
-            turn.play(DeclarePairs(seat))
+    if _declares(turn, strength):
+        turn.play(DeclarePairs(seat))
     if turn.state.phase == "draw":
         s = turn.state
-        left = (seat - 1) % s.n
         singles = pairs_and_singles(turn.rack, okey)[1]
         if turn.can(TakeIndicator(seat)) and s.indicator in singles:
             turn.play(TakeIndicator(seat))
-        elif turn.can(TakeDiscard(seat)) and should_take(
-            turn.rack, s.discards[left][-1], okey, strength
-        ):
+        elif _takes(turn, strength):
             turn.play(TakeDiscard(seat))
         else:
             turn.play(Draw(seat))
-    tile = _finishing_tile(turn.state, seat)
-    if tile is not None:
+    tile = bot_discard(turn.state, seat, strength)
+    if tile in finishes(turn.rack, okey):
         turn.play(Finish(seat, tile))
     else:
-        turn.play(Discard(seat, _least_useful(turn.state, seat, strength)))
+        turn.play(Discard(seat, tile))
     return turn.moves

@@ -8,7 +8,9 @@ count at 0 or below.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from .moves import IllegalMove
@@ -92,13 +94,32 @@ def game_places(game: GameState) -> tuple[int, ...]:
 
 
 def game_rating_points(game: GameState) -> tuple[float, ...]:
+    """Rating points by seat as okey-rules.md gives them: tied players share the average of their
+    places' points, so a share may be a fraction."""
+    return tuple(float(p) for p in _exact_points(game))
+
+
+def game_rating_whole(game: GameState) -> tuple[int, ...]:
+    """The rating points as whole numbers that still sum to zero (largest remainder): each seat
+    gets its share rounded down, and the units that leaves over go to the largest fractional
+    parts, the better place first, then the lower seat, so the same game always rounds alike."""
+    exact = _exact_points(game)
+    whole = [math.floor(p) for p in exact]
+    places = game_places(game)
+    order = sorted(range(game.n), key=lambda i: (-(exact[i] - whole[i]), places[i], i))
+    for i in order[: -sum(whole)]:
+        whole[i] += 1
+    return tuple(whole)
+
+
+def _exact_points(game: GameState) -> tuple[Fraction, ...]:
     h = game.hands_played
     if game.options.partnership:
         a, b = team_totals(game)
         if a == b:
-            return (0.0,) * game.n
+            return (Fraction(0),) * game.n
         sign = (1, -1) if a < b else (-1, 1)
-        return tuple(float(sign[seat % 2] * h) for seat in range(game.n))
+        return tuple(Fraction(sign[seat % 2] * h) for seat in range(game.n))
     points = _PLACE_POINTS[game.n]
     places = game_places(game)
     out = []
@@ -106,7 +127,7 @@ def game_rating_points(game: GameState) -> tuple[float, ...]:
         tied = places.count(place)
         # tied players share the average of the places they occupy together
         share = points[place - 1 : place - 1 + tied]
-        out.append(h * sum(share) / tied)
+        out.append(Fraction(h * sum(share), tied))
     return tuple(out)
 
 

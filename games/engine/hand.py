@@ -118,9 +118,11 @@ def _take(state: HandState, m: TakeDiscard) -> HandState:
             "nothing_to_take", "the player on your left has not just discarded a tile to take"
         )
     tile = pile[-1]
+    place = len(pile) - 1 + sum(1 for s, _, _ in state.taken if s == left)
     return replace(
         state,
         discards=_set(state.discards, left, pile[:-1]),
+        taken=state.taken + ((left, place, tile),),
         racks=_set(state.racks, m.seat, state.racks[m.seat] + (tile,)),
         phase="discard",
         drawn=tile,

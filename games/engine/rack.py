@@ -20,7 +20,9 @@ from .finish import FINISH_FACTOR, finishes
 from .melds import key_without, rack_key
 from .tiles import FAKE, colour_of, number_of
 
-BOT_STRENGTHS = ("normal", "easy")
+BOT_STRENGTHS = ("normal", "easy", "hard")
+# the strengths that choose from the rack alone; "hard" also reads the table (hard.py)
+RACK_STRENGTHS = ("normal", "easy")
 _BITS = 4
 _CACHE_LIMIT = 1 << 16
 
@@ -218,7 +220,7 @@ def arrange_pairs(rack: Sequence[int], okey: int) -> tuple[list[list[int]], list
 # ---------------------------------------------------------------- choices for bots and timeouts
 
 
-def _neighbours(number: int, d: int) -> list[int]:
+def neighbours(number: int, d: int) -> list[int]:
     """Numbers d apart from `number` in some run (12-13-1 counts, 13-1-2 does not)."""
     out = [n for n in (number - d, number + d) if 1 <= n <= 13]
     if number == 1:
@@ -237,15 +239,24 @@ def _links(rack: Sequence[int], okey: int) -> dict[int, int]:
         colour, index = divmod(f, 13)
         score = faces[f] - 1
         for d, weight in ((1, 3), (2, 2)):
-            score += sum(
-                weight for n in _neighbours(index + 1, d) if faces.get(colour * 13 + n - 1)
-            )
+            score += sum(weight for n in neighbours(index + 1, d) if faces.get(colour * 13 + n - 1))
         score += sum(2 for c in range(4) if c != colour and faces.get(c * 13 + index))
         out[f] = score
     return out
 
 
-def _pairs_held(key: int, jokers: int) -> int:
+def key_melded(key: int, jokers: int) -> int:
+    """The most tiles of the packed rack (see melds.rack_key) that lie in melds."""
+    return _cover(key, jokers)[0][0]
+
+
+def key_arrangement(key: int, jokers: int) -> tuple[list[list[int | None]], list[int], int]:
+    """The best arrangement of the packed rack: melds (faces in order, None for an okey), the
+    faces left out, the okeys left unused."""
+    return _arrangement(key, jokers)
+
+
+def key_pairs(key: int, jokers: int) -> int:
     """Pairs the rack holds or can make with its okeys."""
     twins = sum(_count(key, f) // 2 for f in range(FAKE))
     singles = sum(_count(key, f) % 2 for f in range(FAKE))
@@ -253,9 +264,10 @@ def _pairs_held(key: int, jokers: int) -> int:
 
 
 def _check_strength(strength: str) -> None:
-    if strength not in BOT_STRENGTHS:
+    if strength not in RACK_STRENGTHS:
         raise ValueError(
-            f"unknown bot strength {strength!r}: choose one of {', '.join(BOT_STRENGTHS)}"
+            f"unknown rack strength {strength!r}: choose one of {', '.join(RACK_STRENGTHS)}"
+            " (the hard bot reads the whole table: autoplay.bot_discard)"
         )
 
 
@@ -269,7 +281,7 @@ def _discard_scores(rack: Sequence[int], okey: int, strength: str) -> dict[int, 
     key, jokers = rack_key(rack, okey)
     links = _links(rack, okey)
     easy = strength == "easy"
-    held_pairs = _pairs_held(key, jokers)
+    held_pairs = key_pairs(key, jokers)
     scores = {}
     for t in set(rack):
         if t == okey:
@@ -281,7 +293,7 @@ def _discard_scores(rack: Sequence[int], okey: int, strength: str) -> dict[int, 
         if easy:
             scores[t] = (0, loose)
             continue
-        pairs_after = _pairs_held(k, j)
+        pairs_after = key_pairs(k, j)
         kept = pairs_after * 2 if held_pairs >= 5 else _cover(k, j)[0][0]
         scores[t] = (kept, loose)
     return scores
@@ -302,7 +314,7 @@ def best_discard(rack15: Sequence[int], okey: int, strength: str = "normal") -> 
 def rack_strength(rack14: Sequence[int], okey: int) -> tuple[int, int]:
     """How close 14 tiles are to a finish: (tiles in melds, pairs held × 2), each out of 14."""
     key, jokers = rack_key(rack14, okey)
-    return _cover(key, jokers)[0][0], 2 * _pairs_held(key, jokers)
+    return _cover(key, jokers)[0][0], 2 * key_pairs(key, jokers)
 
 
 def should_take(rack14: Sequence[int], tile: int, okey: int, strength: str = "normal") -> bool:
@@ -327,7 +339,7 @@ def should_take(rack14: Sequence[int], tile: int, okey: int, strength: str = "no
             continue
         k, j = key_without(key, jokers, t, okey)
         melds = _cover(k, j)[0][0]
-        pairs = 2 * _pairs_held(k, j)
+        pairs = 2 * key_pairs(k, j)
         gain = max(melds - before_melds, pairs - before_pairs if before_pairs >= 8 else 0)
         best = max(best, gain)
     return best > 0

@@ -49,12 +49,24 @@ class HandState:
     shown_by: int | None = None
     pairs_declared: tuple[int, ...] = ()  # seats, in the order they declared
     indicator_taken_by: int | None = None
+    # tiles taken from a pile, each (the pile's seat, its place among all that seat threw, tile):
+    # the discard history that "çifte git" makes public shows them too, as taken
+    taken: tuple[tuple[int, int, int], ...] = ()
     seq: int = 0  # moves applied since the deal
     result: HandResult | None = None
 
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+
+def discard_history(state: HandState, seat: int) -> tuple[tuple[int, bool], ...]:
+    """Every tile ``seat`` has thrown this hand, oldest first, each with whether the next player
+    took it."""
+    taken = {place: t for s, place, t in state.taken if s == seat}
+    pile = iter(state.discards[seat])
+    size = len(state.discards[seat]) + len(taken)
+    return tuple((taken[i], True) if i in taken else (next(pile), False) for i in range(size))
 
 
 def _tiles_out(faces: tuple[int, ...]) -> list[str]:
@@ -118,6 +130,7 @@ def hand_to_dict(s: HandState) -> dict[str, Any]:
         "shown_by": s.shown_by,
         "pairs_declared": list(s.pairs_declared),
         "indicator_taken_by": s.indicator_taken_by,
+        "taken": [[seat, place, format_tile(t)] for seat, place, t in s.taken],
         "seq": s.seq,
         "result": None if s.result is None else result_to_dict(s.result),
     }
@@ -142,6 +155,8 @@ def hand_from_dict(d: dict[str, Any]) -> HandState:
         shown_by=d["shown_by"],
         pairs_declared=tuple(d["pairs_declared"]),
         indicator_taken_by=d["indicator_taken_by"],
+        # states stored before takes were kept have none
+        taken=tuple((seat, place, parse_tile(t)) for seat, place, t in d.get("taken", ())),
         seq=d["seq"],
         result=None if d["result"] is None else result_from_dict(d["result"]),
     )

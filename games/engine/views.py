@@ -11,6 +11,8 @@ can show them directly. Keys:
 - ``stock_size``: the stock is never shown, only its size.
 - ``discards``: per seat, the top tile only (``[]`` or ``["R7"]``), or the whole pile, oldest
   first, once anyone has declared pairs (``histories_public``); ``discard_sizes`` per seat.
+- ``discard_histories``: once histories are public, per seat every tile it has thrown this hand,
+  oldest first, as ``[tile, taken]`` (``taken``: the next player took it); else None.
 - ``takeable``: the tile the player to move may take from their left, if any.
 - ``pairs_declared`` (seats), ``shown_by`` (seat or None).
 - ``can``: the kinds of move the viewer may make now ("draw", "take", "discard", "finish",
@@ -25,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from .hand import legal_kinds
-from .state import HandState, result_to_dict
+from .state import HandState, discard_history, result_to_dict
 from .tiles import format_tile
 
 _KIND_ORDER = ("show", "pairs", "draw", "take", "take_indicator", "discard", "finish")
@@ -95,6 +97,14 @@ def _public(state: HandState) -> dict[str, Any]:
         "discards": [_tiles(p if shown else p[-1:]) for p in state.discards],
         "discard_sizes": [len(p) for p in state.discards],
         "histories_public": shown,
+        "discard_histories": (
+            [
+                [[format_tile(t), taken] for t, taken in discard_history(state, seat)]
+                for seat in range(state.n)
+            ]
+            if shown
+            else None
+        ),
         "takeable": takeable,
         "pairs_declared": list(state.pairs_declared),
         "shown_by": state.shown_by,

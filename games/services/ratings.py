@@ -10,16 +10,16 @@ from games.models import PlayerResult
 def profiles_update(game, table, places, points, counts) -> None:
     """Caller holds the table's lock; each seated person's profile changes once per game.
 
-    Rating points are whole numbers on the profile: a shared place worth half a point (three
-    players, an odd number of hands) is rounded half to even. A win is a first place that
-    someone else did not share: when every seat ties (an Eşli draw), nobody has won.
+    ``points`` are whole and sum to zero (``engine.game_rating_whole``: a shared place worth a
+    fraction is rounded by largest remainder). A win is a first place that someone else did not
+    share: when every seat ties (an Eşli draw), nobody has won.
     """
     everyone_first = all(p == 1 for p in places)
     for seat in table.seats.filter(user__isnull=False):
         i = seat.index
         won = places[i] == 1 and not everyone_first
         Profile.objects.filter(user_id=seat.user_id).update(
-            rating_points=F("rating_points") + round(points[i]),
+            rating_points=F("rating_points") + points[i],
             games_played=F("games_played") + 1,
             wins=F("wins") + (1 if won else 0),
         )
@@ -28,7 +28,7 @@ def profiles_update(game, table, places, points, counts) -> None:
             user_id=seat.user_id,
             seat=i,
             place=places[i],
-            points=round(points[i]),
+            points=points[i],
             count=counts[i],
             ended=game.ended,
         )

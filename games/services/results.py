@@ -21,7 +21,8 @@ def game_results(state: engine.GameState, seats) -> dict:
     """What the results page shows: per seat its place, final count and rating points; the team
     totals in Eşli; and who sat where, as they were when the game ended."""
     places = engine.game_places(state)
-    points = engine.game_rating_points(state)
+    # whole points, as the profiles store them, that sum to zero in every game
+    points = engine.game_rating_whole(state)
     results = {
         "places": list(places),
         "points": list(points),

@@ -1,6 +1,8 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.engine import (
     GameState,
@@ -12,6 +14,7 @@ from games.engine import (
     game_new,
     game_places,
     game_rating_points,
+    game_rating_whole,
     game_to_dict,
     team_totals,
 )
@@ -134,3 +137,45 @@ def test_game_dict_round_trip():
     g = game_apply_hand(g, won(2, 4, n=3))
     d = json.loads(json.dumps(game_to_dict(g)))
     assert game_from_dict(d) == g
+
+
+@pytest.mark.parametrize(
+    "n, counts, hands, whole",
+    [
+        (4, (18, 22, 22, 22), 1, (2, 0, -1, -1)),  # three-way tie: -2/3 each
+        (4, (18, 22, 22, 22), 2, (4, -1, -1, -2)),  # -4/3 each
+        (4, (10, 10, 10, 40), 1, (1, 1, 0, -2)),  # 2/3 each
+        (3, (10, 10, 20), 5, (3, 2, -5)),  # 2.5 each
+        (4, (10, 20, 30, 40), 3, (6, 3, -3, -6)),
+    ],
+)
+def test_whole_rating_points_sum_to_zero(n, counts, hands, whole):
+    g = GameState(TableOptions(seats=n), n, counts=counts, hands_played=hands, over=True)
+    assert game_rating_whole(g) == whole
+
+
+@given(
+    n=st.sampled_from([2, 3, 4]),
+    esli=st.booleans(),
+    hands=st.integers(1, 50),
+    # counts from a narrow range, so that two-, three- and four-way ties are common
+    counts=st.lists(st.integers(-5, 3), min_size=4, max_size=4),
+)
+def test_whole_rating_points_always_sum_to_zero_and_stay_near_the_exact_share(
+    n, esli, hands, counts
+):
+    options = TableOptions(mode="esli") if esli else TableOptions(seats=n)
+    n = options.seats
+    g = GameState(options, n, counts=tuple(counts[:n]), hands_played=hands, over=True)
+    exact = game_rating_points(g)
+    whole = game_rating_whole(g)
+    assert sum(whole) == 0 and all(isinstance(p, int) for p in whole)
+    assert all(abs(w - e) < 1 for w, e in zip(whole, exact, strict=True))
+    # a better place never gets fewer points than a worse one
+    places = game_places(g)
+    for i in range(n):
+        for j in range(n):
+            if places[i] < places[j]:
+                assert whole[i] >= whole[j]
+    if len(set(places)) == 1:
+        assert whole == (0,) * n

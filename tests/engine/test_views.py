@@ -11,8 +11,11 @@ from games.engine import (
     TableOptions,
     TakeDiscard,
     deal,
+    format_tile,
     format_tiles,
     hand_apply,
+    hand_from_dict,
+    hand_to_dict,
     hand_view,
     parse_tile,
 )
@@ -83,6 +86,30 @@ def test_discard_tops_then_whole_histories_once_pairs_are_declared():
     v = hand_view(s, 2)
     assert v["discards"][0] == ["K2", "R1"] and v["histories_public"]
     assert v["pairs_declared"] == [1]
+
+
+def test_the_public_history_after_pairs_shows_the_tiles_the_next_player_took():
+    s = make_hand([WIN14 + " K2", None, None, None], stock_top="Y12 B12")
+    s = hand_apply(s, Discard(0, T("K2")))
+    s = hand_apply(s, TakeDiscard(1))  # seat 1 takes K2 from seat 0's pile
+    s = hand_apply(s, Discard(1, s.racks[1][0]))
+    thrown_by_1 = format_tile(s.discards[1][-1])
+    s = hand_apply(hand_apply(s, Draw(2)), Discard(2, T("B12")))
+    s = hand_apply(hand_apply(s, Draw(3)), Discard(3, T("Y12")))
+    s = hand_apply(hand_apply(s, Draw(0)), Discard(0, T("R1")))
+    assert hand_view(s, 2)["discard_histories"] is None  # nobody has declared pairs yet
+    s = hand_apply(s, DeclarePairs(1))
+    for viewer in (0, 1, 2, 3, None):
+        v = hand_view(s, viewer)
+        assert v["discards"][0] == ["R1"]
+        assert v["discard_histories"] == [
+            [["K2", True], ["R1", False]],
+            [[thrown_by_1, False]],
+            [["B12", False]],
+            [["Y12", False]],
+        ]
+    again = hand_from_dict(json.loads(json.dumps(hand_to_dict(s))))
+    assert again == s and hand_view(again, 2)["discard_histories"][0][0] == ["K2", True]
 
 
 def test_hand_end_shows_all_racks_and_the_result():

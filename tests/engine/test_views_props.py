@@ -26,7 +26,7 @@ from ._hands import hand_with_winner, random_move
 KEYS = {
     "viewer", "mode", "n", "first_seat", "seq", "turn", "phase", "indicator", "okey",
     "indicator_taken_by", "rack", "rack_sizes", "drawn", "taken_from_left", "stock_size",
-    "discards", "discard_sizes", "histories_public", "takeable", "pairs_declared", "shown_by",
+    "discards", "discard_sizes", "histories_public", "discard_histories", "takeable", "pairs_declared", "shown_by",
     "can", "result", "racks",
 }  # fmt: skip
 
@@ -50,6 +50,8 @@ def known_to(state, viewer) -> Counter:
     known = Counter([state.indicator])
     for pile in state.discards:
         known.update(pile)
+    # a tile taken from a pile was thrown face up first: everyone saw it
+    known.update(t for _, _, t in state.taken)
     if viewer is not None:
         known.update(state.racks[viewer])
     if state.phase == "over":
@@ -76,6 +78,13 @@ def check_view(state, viewer):
     public = bool(state.pairs_declared)
     for shown, pile in zip(v["discards"], state.discards, strict=True):
         assert shown == [format_tile(t) for t in (pile if public else pile[-1:])]
+    histories = v["discard_histories"]
+    assert (histories is not None) == public
+    for seat, history in enumerate(histories or []):
+        # the pile is the history without what was taken; each take was of the newest tile
+        assert [t for t, taken in history if not taken] == v["discards"][seat]
+        taken = [t for t, taken in history if taken]
+        assert sorted(taken) == sorted(format_tile(t) for s, _, t in state.taken if s == seat)
     over = state.phase == "over"
     assert (v["racks"] is not None) == over and (v["result"] is not None) == over
     if viewer != state.turn:

@@ -414,7 +414,9 @@ def test_the_last_hand_ends_the_game_with_places_and_rating_points(
     assert game.results["places"] == [1, 2, 2, 2] and game.results["counts"] == [18, 22, 22, 22]
     assert game.results["points"][0] == 2 and game.results["hands"] == 1
     profiles = [type(u).objects.get(pk=u.pk).profile for u in users]
-    assert [p.rating_points for p in profiles] == [2, -1, -1, -1]
+    # -2/3 each, whole and summing to zero: the unit left over goes to the lowest of the seats
+    assert [p.rating_points for p in profiles] == [2, 0, -1, -1]
+    assert game.results["points"] == [2, 0, -1, -1]
     assert [p.games_played for p in profiles] == [1, 1, 1, 1]
     assert [p.wins for p in profiles] == [1, 0, 0, 0]
     with pytest.raises(ServiceError) as e:

@@ -243,3 +243,32 @@ def test_esli_shows_the_partner_opposite(client, users, fixed_seed):
     top = html.index('class="place place--top"')  # seat 4 sits opposite seat 2
     assert '<div id="seat-3" class="seat is-partner"' in html[top : top + 120]
     assert html.count("is-partner") == 1 and html.count(" is-you") == 1
+
+
+def test_after_going_for_pairs_the_page_shows_the_tiles_the_next_player_took(
+    client, users, fixed_seed
+):
+    table = game_started(table_full(users))
+
+    def play(move):
+        seat = hand_state(table).turn
+        services.move_submit(table_id=table.pk, user=users[seat], move=move, expected_version=None)
+
+    def tile_of(seat, but=None):
+        return next(
+            engine.format_tile(t) for t in hand_state(table).racks[seat]
+            if engine.format_tile(t) != but
+        )  # fmt: skip
+
+    first = hand_state(table).turn
+    taken = tile_of(first)
+    play({"kind": "discard", "tile": taken})
+    play({"kind": "take"})  # the next player takes it
+    play({"kind": "discard", "tile": tile_of((first + 1) % 4, but=taken)})
+    client.force_login(users[(first + 2) % 4])
+    url = reverse("games:table", args=[table.pk])
+    assert "pile-taken" not in client.get(url).content.decode()
+    play({"kind": "pairs"})
+    html = client.get(url).content.decode()
+    pile = html.split(f'id="pile-{first}"')[1].split('class="pile-top"')[0]
+    assert 'class="pile-taken"' in pile and f'data-tile="{taken}"' in pile

@@ -1,0 +1,257 @@
+"""The hard bot ("zor"): its choices read only what its seat knows (knowledge.py).
+
+Each 14-tile rack it could keep is valued by
+- the tiles in melds (as the normal bot does);
+- its outs: for every face this seat has not seen yet, weighted by the copies still unseen, how
+  many more tiles in melds drawing it would give; a draw that would let the rack finish counts
+  much more, twice as much when the finish would put a real okey on the indicator;
+- for a rack made of pairs (five or more, or four with live twins), the same with seven pairs:
+  pairs held and the unseen twins of its single tiles. The better of the two ways is the value,
+  so the bot goes for pairs exactly when pairs are the nearer finish.
+Then it throws the tile whose loss leaves the best value, less its danger: how much the next
+player (an opponent in Düz and Eşli alike) is likely to want it, read from the tiles that
+player took (wanted: their neighbours are dangerous) and threw (not wanted), and from how many
+of the tile's neighbours are still unseen. Danger weighs more as the stock runs down, and more
+in Eşli, where a finish by either opponent costs both partners and the partner's own finish is
+worth as much as one's own, so blocking pays more than racing.
+
+It takes the left player's discard when that finishes, is a real okey, or leaves a better value
+than the rack has now by more than a draw from the stock is worth on average.
+
+One memo, scoped to a single choice, keeps the values of racks already valued in it.
+"""
+
+from __future__ import annotations
+
+from .finish import FINISH_FACTOR, finishes
+from .knowledge import SeatKnowledge
+from .melds import key_without, rack_key
+from .rack import key_arrangement, key_melded, key_pairs, neighbours
+from .tiles import FAKE, colour_of, number_of
+
+_BITS = 4
+_MELD = 100  # a tile in a meld
+_OUT = 3  # an unseen copy of a face that adds one tile to the melds
+_FINISHING_OUT = 60  # an unseen copy that lets the rack finish (times the finish factor)
+_PAIR_OUT = 9  # an unseen twin of a single, going for pairs
+_DANGER = 4  # one point of the next player's likely interest in a tile
+_NEAR = 0.2  # an unseen copy of a face that could join a loose tile (weighted as in _near)
+
+
+class _Choice:
+    """One decision: what the seat knows, and the values of racks valued so far."""
+
+    def __init__(self, k: SeatKnowledge) -> None:
+        self.k = k
+        self.okey = k.okey
+        self.values: dict[tuple[int, int], float] = {}
+
+    def unseen(self, f: int) -> int:
+        return self.k.unseen[f]
+
+    # ------------------------------------------------------------ values of a 14-tile rack
+
+    def value(self, key: int, jokers: int) -> float:
+        found = self.values.get((key, jokers))
+        if found is None:
+            found = max(self._meld_value(key, jokers), self._pairs_value(key, jokers))
+            self.values[(key, jokers)] = found
+        return found
+
+    def _meld_value(self, key: int, jokers: int) -> float:
+        melds, loose, spare = key_arrangement(key, jokers)
+        melded = 14 - len(loose) - spare
+        if melded >= 14:  # any tile drawn finishes, put on the indicator
+            return melded * _MELD + self.k.unseen_total * _FINISHING_OUT
+        gains = _gains(melds, loose)
+        outs = 0.0
+        for f, gain in gains.items():
+            copies = self.unseen(FAKE if f == self.okey else f)
+            if copies:
+                outs += copies * self._out(key + (1 << (_BITS * f)), jokers, melded, gain)
+        if self.unseen(self.okey) and jokers < 2:
+            gain = 3 if any(g == 3 for g in gains.values()) else 2 if loose else 1
+            outs += self.unseen(self.okey) * self._out(key, jokers + 1, melded, gain)
+        near = sum(self.unseen(f) * w for x in loose for f, w in _near(x).items())
+        return melded * _MELD + outs + near * _NEAR
+
+    def _out(self, key15: int, jokers15: int, melded: int, gain: int) -> float:
+        """What one unseen copy of a tile that would add ``gain`` tiles to the melds is worth;
+        a draw that looks like finishing is checked exactly."""
+        if melded + gain >= 14 and key_melded(key15, jokers15) >= 14:
+            return _FINISHING_OUT * self._finish_factor(key15, jokers15)
+        return _OUT * gain
+
+    def _pairs_value(self, key: int, jokers: int) -> float:
+        pairs = key_pairs(key, jokers)
+        if pairs < 4:
+            return 0.0
+        singles = [f for f in range(FAKE) if key >> (_BITS * f) & 15 == 1]
+        live = sum(self.unseen(f if f != self.okey else FAKE) for f in singles)
+        live += self.unseen(self.okey) * bool(singles)
+        if pairs == 4 and live < 4:
+            return 0.0
+        weight = _FINISHING_OUT if pairs == 6 else _PAIR_OUT
+        return 2 * pairs * _MELD + live * weight * (2 if pairs == 6 else 1)
+
+    def _finish_factor(self, key: int, jokers: int) -> int:
+        """The best finish factor of a 15-tile packed rack that has 14 tiles in melds."""
+        tiles = _tiles_of(key, jokers, self.okey)
+        done = finishes(tiles, self.okey)
+        return max((FINISH_FACTOR[kind] for kind in done.values()), default=1)
+
+    # ------------------------------------------------------------ defence
+
+    def danger(self, t: int) -> float:
+        """How much the next player is likely to want the tile ``t``."""
+        if t == FAKE:
+            t = self.okey
+        k = self.k
+        nxt = k.next_seat
+        near = _near(t)
+        score = 0.0
+        for taken in k.took[nxt]:
+            score += 4 * near.get(taken, 0) + (6 if taken == t else 0)
+        for thrown in k.thrown[nxt]:
+            score -= 2 * near.get(thrown, 0) + (5 if thrown == t else 0)
+        # a tile whose neighbours are all gone helps nobody
+        score += 0.5 * sum(w * self.unseen(f) for f, w in near.items())
+        late = 1 + max(0, 20 - k.stock_size) / 10
+        team = 1.5 if k.partnership else 1.0
+        return max(0.0, score) * late * team
+
+    # ------------------------------------------------------------ choices
+
+    def best_throw(self, rack15: tuple[int, ...], keep: int | None) -> tuple[int, float]:
+        """The tile to throw from 15 and the value of the rack it leaves; ``keep`` is a tile that
+        may not go (taken from the left this turn)."""
+        key, jokers = rack_key(rack15, self.okey)
+        options = [t for t in set(rack15) if t != keep and t != self.okey]
+        if not options:
+            options = [t for t in set(rack15) if t != keep]
+        best, best_score, best_value = None, float("-inf"), 0.0
+        for t in sorted(options):
+            value = self.value(*key_without(key, jokers, t, self.okey))
+            score = value - _DANGER * self.danger(t)
+            if score > best_score or (score == best_score and t < best):
+                best, best_score, best_value = t, score, value
+        return best, best_value
+
+    def draw_worth(self, key: int, jokers: int) -> float:
+        """What drawing from the stock adds to a 14-tile rack, on average over unseen tiles."""
+        return (self.value(key, jokers) - key_melded(key, jokers) * _MELD) / 3
+
+
+def hard_throw(k: SeatKnowledge) -> int:
+    """The tile to put down from a rack of 15: the finishing tile of the best finish if the rack
+    can finish, else the hard bot's discard."""
+    done = finishes(k.rack, k.okey)
+    if done:
+        return max(done, key=lambda t: (FINISH_FACTOR[done[t]], t == k.okey, -t))
+    return _Choice(k).best_throw(k.rack, k.taken_now)[0]
+
+
+def hard_take(k: SeatKnowledge) -> bool:
+    """Take the left player's discard (``k.takeable``) instead of drawing?"""
+    x = k.takeable
+    if x is None:
+        return False
+    if x == k.okey:
+        return True
+    rack15 = (*k.rack, x)
+    if any(t != x for t in finishes(rack15, k.okey)):
+        return True
+    c = _Choice(k)
+    key, jokers = rack_key(k.rack, k.okey)
+    now = c.value(key, jokers)
+    _, after = c.best_throw(rack15, x)
+    return after > now + c.draw_worth(key, jokers)
+
+
+def _near(f: int) -> dict[int, int]:
+    """The faces that could stand in a meld beside f, weighted: one apart in its colour 3, two
+    apart 2, its number in another colour 2."""
+    colour, index = divmod(f, 13)
+    near = {}
+    for d, w in ((1, 3), (2, 2)):
+        for n in neighbours(index + 1, d):
+            near[colour * 13 + n - 1] = w
+    for c in range(4):
+        if c != colour:
+            near[c * 13 + index] = 2
+    return near
+
+
+def _run_ends(meld: list[int | None]) -> tuple[int, int, int] | None:
+    """(colour, first number, last number) of a run (the last may be 14: the 1 after the 13),
+    or None for a set."""
+    real = [(i, f) for i, f in enumerate(meld) if f is not None]
+    colours = {colour_of(f) for _, f in real}
+    numbers = {number_of(f) for _, f in real}
+    if len(colours) > 1 or (len(numbers) == 1 and len(real) > 1):
+        return None
+    i, f = real[0]  # never the 1 after the 13: a run has a real tile before that
+    start = number_of(f) - i
+    return colour_of(f), start, start + len(meld) - 1
+
+
+def _gains(melds: list[list[int | None]], loose: list[int]) -> dict[int, int]:
+    """For each face, how many more tiles in melds drawing it gives, read from the arrangement:
+    3 where it completes two loose tiles, 2 where it bridges a loose tile to a run's end, 1
+    where it only lengthens a meld."""
+    gains: dict[int, int] = {}
+
+    def add(colour: int, number: int, gain: int) -> None:
+        if 1 <= number <= 14:
+            f = colour * 13 + (number - 1) % 13
+            gains[f] = max(gains.get(f, 0), gain)
+
+    for meld in melds:
+        ends = _run_ends(meld)
+        if ends is None:
+            real = [f for f in meld if f is not None]
+            if len(meld) == 3:
+                have = {colour_of(f) for f in real}
+                for c in range(4):
+                    if c not in have:
+                        add(c, number_of(real[0]), 1)
+            continue
+        colour, start, end = ends
+        if start > 1:
+            add(colour, start - 1, 1)
+        if end < 14 and not (end == 13 and start == 1):
+            add(colour, end + 1, 1)
+        for x in loose:
+            if colour_of(x) == colour:
+                n = number_of(x)
+                if n == start - 2:
+                    add(colour, start - 1, 2)
+                if n == end + 2 and start > 1:
+                    add(colour, end + 1, 2)
+                if n == 1 and end == 12 and start > 1:  # ..., 12, 13, 1
+                    add(colour, 13, 2)
+    for i, x in enumerate(loose):
+        cx, nx = divmod(x, 13)
+        for y in loose[i + 1 :]:
+            cy, ny = divmod(y, 13)
+            if cx == cy:
+                lo, hi = sorted((nx + 1, ny + 1))
+                for a, b in ((lo, hi), (hi, lo + 13)) if lo == 1 else ((lo, hi),):
+                    if b - a == 1:
+                        add(cx, a - 1, 3)
+                        add(cx, b + 1, 3)
+                    elif b - a == 2:
+                        add(cx, a + 1, 3)
+            elif nx == ny:
+                for c in range(4):
+                    if c not in (cx, cy):
+                        add(c, nx + 1, 3)
+    return gains
+
+
+def _tiles_of(key: int, jokers: int, okey: int) -> list[int]:
+    tiles = [okey] * jokers
+    for f in range(FAKE):
+        count = key >> (_BITS * f) & 15
+        tiles += [FAKE if f == okey else f] * count
+    return tiles

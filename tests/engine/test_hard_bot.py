@@ -1,0 +1,133 @@
+"""The hard bot ("zor"): it reads only what its seat may see, and plays what the rules and a
+good player want in positions built by hand."""
+
+import random
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import (
+    Discard,
+    Draw,
+    Finish,
+    TableOptions,
+    TakeDiscard,
+    bot_discard,
+    bot_moves,
+    deal,
+    hand_apply,
+    parse_tile,
+    parse_tiles,
+    seat_knowledge,
+)
+
+from ._hands import make_hand, random_move
+
+T = parse_tile
+PLAY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=40)
+
+
+def hidden_shuffled(state, seat, rnd):
+    """The same hand as ``seat`` sees it, with every tile it cannot see (the stock and the other
+    racks) dealt out again at random, each rack keeping its size."""
+    others = [s for s in range(state.n) if s != seat]
+    hidden = list(state.stock) + [t for s in others for t in state.racks[s]]
+    rnd.shuffle(hidden)
+    stock, hidden = tuple(hidden[: len(state.stock)]), hidden[len(state.stock) :]
+    racks = list(state.racks)
+    for s in others:
+        racks[s], hidden = tuple(hidden[: len(racks[s])]), hidden[len(racks[s]) :]
+    return replace(state, stock=stock, racks=tuple(racks))
+
+
+def mid_hand(seed, options, steps, rnd):
+    s = deal(seed, options, rnd.randrange(options.seats))
+    for _ in range(steps):
+        if s.phase == "over":
+            break
+        if rnd.random() < 0.6:
+            for m in bot_moves(s, s.turn, rnd.choice(["normal", "hard"])):
+                s = hand_apply(s, m)
+        else:
+            s = hand_apply(s, random_move(s, rnd))
+    return s
+
+
+@settings(PLAY)
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    seats=st.sampled_from([2, 3, 4]),
+    esli=st.booleans(),
+    steps=st.integers(0, 60),
+    rnd_seed=st.integers(0, 2**32 - 1),
+)
+def test_the_hard_bot_never_reads_the_stock_or_another_rack(seed, seats, esli, steps, rnd_seed):
+    rnd = random.Random(rnd_seed)
+    options = TableOptions(mode="esli") if esli else TableOptions(seats=seats)
+    s = mid_hand(seed, options, steps, rnd)
+    if s.phase == "over":
+        return
+    seat = s.turn
+    other = hidden_shuffled(s, seat, rnd)
+    assert seat_knowledge(other, seat) == seat_knowledge(s, seat)
+    if s.phase == "draw":
+        # the choice between taking and drawing, made before anything is drawn
+        assert bot_moves(other, seat, "hard")[0] == bot_moves(s, seat, "hard")[0]
+        s = hand_apply(s, Draw(seat))
+        other = hidden_shuffled(s, seat, rnd)
+    assert bot_discard(other, seat, "hard") == bot_discard(s, seat, "hard")
+
+
+def test_knowledge_counts_what_is_gone():
+    s = make_hand([None, None, None, None], "Y4", stock_top="B12")
+    s = hand_apply(s, Discard(0, s.racks[0][0]))
+    thrown = s.discards[0][-1]
+    s = hand_apply(s, TakeDiscard(1))
+    k = seat_knowledge(s, 2)
+    # the indicator and the tile seat 1 took are gone for seat 2, besides its own rack
+    gone = [T("Y4"), thrown, *s.racks[2]]
+    for f in set(gone):
+        assert k.unseen[f] == 2 - gone.count(f)
+    assert k.took[1] == (thrown,) and k.thrown[0] == (thrown,)
+    assert sum(k.unseen) == 106 - len(gone)
+
+
+def test_hard_bot_finishes_with_the_okey_when_it_can():
+    s = make_hand(["R1 R2 R3 B7 B8 B9 K10 K11 K12 K13 Y1 B1 K1 R4 Y5", None, None, None], "Y4")
+    assert bot_moves(s, 0, "hard") == [Finish(0, T("Y5"))]
+    assert bot_discard(s, 0, "hard") == T("Y5")
+
+
+def test_hard_bot_keeps_live_partial_melds_and_breaks_a_dead_one():
+    # three melds and three pairs that each want one tile; R5 R6 can only become a run with R4
+    # or R7, and both copies of each lie on the piles: the hard bot breaks that pair
+    rack = "R1 R2 R3 B5 B6 B7 Y9 Y10 Y11 R5 R6 K9 K10 B10 B11"
+    s = make_hand(
+        [rack, None, None, None],
+        discards=["", "R4 R7", "R4", "R7"],
+        played=(True, True, True, True),
+    )
+    assert bot_discard(s, 0, "hard") in parse_tiles("R5 R6")
+
+
+def test_hard_bot_does_not_feed_the_next_player_what_it_collects():
+    # seat 1 (next) took K6 and K7 earlier: it collects black around 6-7; seat 0 holds two
+    # loose tiles of equal use to itself, K8 and B12, and throws B12
+    rack = "R1 R2 R3 B5 B6 B7 Y9 Y10 Y11 R9 R10 R11 K8 B12 Y2"
+    s = make_hand([rack, None, None, None], played=(True, True, True, True))
+    s = replace(s, taken=((0, 0, T("K6")), (0, 1, T("K7"))))
+    assert seat_knowledge(s, 0).took[1] == (T("K6"), T("K7"))
+    assert bot_discard(s, 0, "hard") != T("K8")
+
+
+def test_bot_discard_needs_a_rack_that_has_drawn():
+    s = make_hand([None, None, None, None])
+    s = hand_apply(s, Discard(0, s.racks[0][0]))
+    for strength in ("easy", "normal", "hard"):
+        try:
+            bot_discard(s, 1, strength)
+        except ValueError as e:
+            assert "not its turn to discard" in str(e)
+        else:
+            raise AssertionError("a rack of 14 has nothing to put down")
