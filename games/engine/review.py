@@ -20,17 +20,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .autoplay import bot_moves
+from .autoplay import bot_discard, bot_moves
 from .finish import FINISH_FACTOR, finishes
 from .hand import hand_apply
 from .melds import key_can_meld, rack_key
-from .moves import Discard, Finish, Move, ShowIndicator, TakeDiscard, TakeIndicator
+from .moves import Discard, Finish, IllegalMove, Move, ShowIndicator, TakeDiscard, TakeIndicator
 from .pairs import key_can_pairs
 from .rack import arrange_runs, rack_strength
 from .state import HandState
 
 # The bot whose choices the review and the hints show.
-JUDGE_STRENGTH = "normal"
+JUDGE_STRENGTH = "hard"
 
 COULD_FINISH = "could_finish"
 FED_FINISH = "fed_finish"
@@ -89,8 +89,10 @@ def bot_choice(state: HandState, seat: int, strength: str = JUDGE_STRENGTH) -> M
     """The judging bot's discard or finish for ``seat``, which has drawn (phase "discard")."""
     if state.phase != "discard" or state.turn != seat:
         return None
-    moves = bot_moves(state, seat, strength)
-    return next((m for m in reversed(moves) if isinstance(m, Discard | Finish)), None)
+    tile = bot_discard(state, seat, strength)
+    if tile in finishes(state.racks[seat], state.okey):
+        return Finish(seat, tile)
+    return Discard(seat, tile)
 
 
 def _discard_marks(state: HandState, m: Discard, seq: int, judged, strength) -> list[Mark]:
@@ -151,6 +153,14 @@ def hand_marks(
     return tuple(marks)
 
 
+def _legal(state: HandState, move: Move) -> bool:
+    try:
+        hand_apply(state, move)
+    except IllegalMove:
+        return False
+    return True
+
+
 def seen_by(state: HandState, seat: int) -> HandState:
     """``state`` as ``seat`` knows it: every tile the seat cannot see (the other racks and the
     stock) dealt out again in one fixed order, the rest unchanged. Two states that look the same
@@ -173,17 +183,23 @@ def hint(state: HandState, seat: int, strength: str = JUDGE_STRENGTH) -> Hint:
     ValueError when it is not the seat's turn."""
     if state.phase == "over" or state.turn != seat:
         raise ValueError("a hint is for the player to move")
-    moves = bot_moves(seen_by(state, seat), seat, strength)
-    take = None
+    seen = seen_by(state, seat)
+    take = finish = discard = None
     if state.phase == "draw":
+        # the turn as the bot would play it says whether it takes or draws (what it then draws
+        # from the dealt-out stock is no advice)
+        moves = bot_moves(seen, seat, strength)
         take = any(isinstance(m, TakeDiscard | TakeIndicator) for m in moves)
-    last = moves[-1] if state.phase == "discard" and moves else None
+    else:
+        choice = bot_choice(seen, seat, strength)
+        finish = choice.tile if isinstance(choice, Finish) else None
+        discard = choice.tile if isinstance(choice, Discard) else None
     groups, leftovers = arrange_runs(state.racks[seat], state.okey)
     return Hint(
-        show=any(isinstance(m, ShowIndicator) for m in moves),
+        show=_legal(state, ShowIndicator(seat)),  # a bot always shows when it may
         take=take,
-        discard=last.tile if isinstance(last, Discard) else None,
-        finish=last.tile if isinstance(last, Finish) else None,
+        discard=discard,
+        finish=finish,
         groups=tuple(tuple(g) for g in groups),
         leftovers=tuple(leftovers),
     )

@@ -1,14 +1,13 @@
 """A profile lists its player's recent hands, each linking to its review; a private table's
 hands only on the player's own profile."""
 
-import random
 import re
 
 import pytest
 from django.urls import reverse
 
 from tests.games.conftest import fixed_seed, game_started, table_full, users
-from tests.games.test_replay import play_hand_randomly
+from tests.games.test_reviews import play_hand_as_bots
 
 __all__ = ["fixed_seed", "users"]  # fixtures shared with tests/games
 
@@ -27,8 +26,8 @@ def two_tables(users, fixed_seed, celery_eager, django_capture_on_commit_callbac
     private.save(update_fields=["options"])
     private = game_started(private)
     with django_capture_on_commit_callbacks(execute=True):
-        play_hand_randomly(public, users, random.Random(1))
-        play_hand_randomly(private, users, random.Random(2))
+        play_hand_as_bots(public, users)
+        play_hand_as_bots(private, users)
     return public, private
 
 

@@ -1,6 +1,5 @@
 """A hand's review: made when the hand ends, open to whom it should be, and only then."""
 
-import random
 import re
 from datetime import timedelta
 
@@ -8,14 +7,30 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine
-from games.models import HandReview, Invite
+from games import engine, services
+from games.models import Hand, HandReview, Invite
 
 from .conftest import game_started, table_full
 from .helpers import current_hand, hand_state
-from .test_replay import play_hand_randomly
 
 pytestmark = pytest.mark.django_db
+
+
+def play_hand_as_bots(table, users) -> Hand:
+    """Every seat of ``table`` (``users[i]`` at seat i) plays the normal bot's moves through the
+    move service until the hand ends: hands of the length people play."""
+    hand = current_hand(table)
+    while not hand.over:
+        state = engine.hand_from_dict(hand.state)
+        for m in engine.bot_moves(state, state.turn):
+            services.move_submit(
+                table_id=table.pk,
+                user=users[state.turn],
+                move=engine.move_to_dict(m),
+                expected_version=None,
+            )
+        hand.refresh_from_db()
+    return hand
 
 
 def review_url(table, number=1, step=None):
@@ -28,7 +43,7 @@ def finished(users, fixed_seed, celery_eager, django_capture_on_commit_callbacks
     """A public two-seat table whose first hand was played to its end by the move service."""
     table = game_started(table_full(users, seats=2, hand_limit=3))
     with django_capture_on_commit_callbacks(execute=True):
-        hand = play_hand_randomly(table, users, random.Random(7))
+        hand = play_hand_as_bots(table, users)
     hand.refresh_from_db()
     return table, hand
 
@@ -106,7 +121,7 @@ def private_finished(users, fixed_seed, celery_eager, django_capture_on_commit_c
     table.save(update_fields=["options"])
     table = game_started(table)
     with django_capture_on_commit_callbacks(execute=True):
-        hand = play_hand_randomly(table, users, random.Random(3))
+        hand = play_hand_as_bots(table, users)
     return table, hand
 
 
