@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 
 from .autoplay import bot_discard, bot_moves
 from .finish import FINISH_FACTOR, finishes
-from .hand import hand_apply
+from .hand import hand_apply, legal_kinds
 from .melds import key_can_meld, rack_key
-from .moves import Discard, Finish, IllegalMove, Move, ShowIndicator, TakeDiscard, TakeIndicator
+from .moves import Discard, Finish, Move, TakeDiscard, TakeIndicator
 from .pairs import key_can_pairs
 from .rack import arrange_runs, rack_strength
 from .state import HandState
@@ -153,14 +153,6 @@ def hand_marks(
     return tuple(marks)
 
 
-def _legal(state: HandState, move: Move) -> bool:
-    try:
-        hand_apply(state, move)
-    except IllegalMove:
-        return False
-    return True
-
-
 def seen_by(state: HandState, seat: int) -> HandState:
     """``state`` as ``seat`` knows it: every tile the seat cannot see (the other racks and the
     stock) dealt out again in one fixed order, the rest unchanged. Two states that look the same
@@ -196,7 +188,7 @@ def hint(state: HandState, seat: int, strength: str = JUDGE_STRENGTH) -> Hint:
         discard = choice.tile if isinstance(choice, Discard) else None
     groups, leftovers = arrange_runs(state.racks[seat], state.okey)
     return Hint(
-        show=_legal(state, ShowIndicator(seat)),  # a bot always shows when it may
+        show="show" in legal_kinds(state, seat),  # a bot always shows when it may
         take=take,
         discard=discard,
         finish=finish,

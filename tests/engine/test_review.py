@@ -178,3 +178,9 @@ def test_the_judging_bot_is_asked_through_bot_moves():
     # the review and the hint play the bot's own turn: its discard is the one bot_moves makes
     s = make_hand([WIN13 + " K2 R9", None, None, None])
     assert bot_choice(s, 0) == bot_moves(s, 0)[-1]
+
+
+def test_a_hint_on_the_first_turn_says_to_show_the_indicators_twin():
+    s = make_hand([WIN13 + " Y4 R9", None, None, None])  # indicator Y4: its twin in the rack
+    assert hint(s, 0).show is True
+    assert hint(make_hand([WIN13 + " K2 R9", None, None, None]), 0).show is False
