@@ -239,7 +239,7 @@ def hand_verify(request, table_id, number):
     ctx = {"table": table, "hand": hand, "over": hand.over}
     if hand.over:
         seed = bytes(hand.seed)
-        options = engine.TableOptions.from_dict(table.options)
+        options = table.rules
         moves = [m.as_engine_dict() for m in Move.objects.filter(hand=hand).order_by("seq")]
         dealt = engine.deal(seed, options, hand.first_seat)
         final = engine.hand_from_dict(hand.state)

@@ -167,3 +167,12 @@ def test_the_page_makes_a_review_whose_task_was_lost(client, users, finished):
     client.force_login(users[0])
     assert client.get(review_url(table)).status_code == 200
     assert HandReview.objects.filter(hand=hand).count() == 1
+
+
+def test_the_review_links_to_the_deal_check_which_verifies_the_hand(client, finished):
+    table, _ = finished
+    html = client.get(review_url(table)).content.decode()
+    verify = reverse("games:verify", args=[table.pk, 1])
+    assert f'href="{verify}"' in html
+    checked = client.get(verify).content.decode()
+    assert checked.count('class="verdict ok"') == 2
