@@ -59,7 +59,7 @@ class TableForm(forms.Form):
     )
     bot_strength = forms.ChoiceField(
         label=_("Bots play"),
-        choices=[("normal", _("well")), ("easy", _("gently"))],
+        choices=[("normal", _("well")), ("easy", _("gently")), ("hard", _("hard"))],
         initial=POLICY.bot_strength,
         required=False,
     )

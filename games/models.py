@@ -76,6 +76,9 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
+    # how this bot plays (engine.BOT_STRENGTHS), chosen when it was seated; "" plays at the
+    # table's policy.bot_strength, as the bots that fill empty seats at the start do
+    bot_strength = models.CharField(max_length=8, blank=True, default="")
     away = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
 

@@ -43,6 +43,7 @@ class SeatView:
     index: int
     name: str  # a person's display name; "" for a bot or an empty seat (the renderer names bots)
     bot: bool
+    bot_strength: str  # how a bot plays (engine.BOT_STRENGTHS); "" for a person or an empty seat
     empty: bool
     reserved: bool  # an invite keeps it for someone
     away: bool
@@ -345,6 +346,7 @@ def _seat_view(table, game, s: Seat, public, gstate, turn, reserved, team_names,
         index=s.index,
         name=player_name(s.user) if s.user_id else "",
         bot=s.is_bot,
+        bot_strength=(s.bot_strength or table.policy.bot_strength) if s.is_bot else "",
         empty=empty,
         reserved=empty and s.index in reserved,
         away=s.away,

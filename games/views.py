@@ -157,9 +157,14 @@ def table_back(request, table_id):
 @require_POST
 def table_bot(request, table_id):
     """The manager seats a bot on a free seat (action=add) or frees a bot's seat (remove)."""
-    change = services.bot_remove if request.POST.get("action") == "remove" else services.bot_add
+    index = _seat_index(request.POST.get("seat"))
     try:
-        change(table_id=table_id, user=request.user, index=_seat_index(request.POST.get("seat")))
+        if request.POST.get("action") == "remove":
+            services.bot_remove(table_id=table_id, user=request.user, index=index)
+        else:
+            # a form without the choice (an older page) seats a bot of the table's strength
+            strength = request.POST.get("strength") or None
+            services.bot_add(table_id=table_id, user=request.user, index=index, strength=strength)
     except ServiceError as e:
         return _refusal(request, table_id, e)
     if request.htmx:

@@ -20,8 +20,8 @@ from .tables import table_bump, table_create, table_lock, version_check
 
 
 def bot_turn_moves(state: engine.HandState, seat: int, strength: str) -> list:
-    """A bot's whole turn at ``strength``, the table's ``policy.bot_strength``: shows the
-    indicator, finishes when it can."""
+    """A bot's whole turn at ``strength`` (the seat's, else the table's ``policy.bot_strength``):
+    shows the indicator, finishes when it can."""
     return engine.bot_moves(state, seat, strength)
 
 
@@ -40,8 +40,11 @@ def _manager_seat(table_id, user, index, expected_version) -> tuple:
     return game, table, seat
 
 
-def bot_add(*, table_id, user, index, expected_version=None) -> int:
-    """The manager seats a bot on a free seat before the start."""
+def bot_add(*, table_id, user, index, strength=None, expected_version=None) -> int:
+    """The manager seats a bot on a free seat before the start, playing at ``strength`` (one of
+    engine.BOT_STRENGTHS; None: the table's)."""
+    if strength is not None and strength not in engine.BOT_STRENGTHS:
+        raise ServiceError("bad_strength", _("Choose how the bot plays: gently, well or hard."))
     with transaction.atomic():
         game, table, seat = _manager_seat(table_id, user, index, expected_version)
         if seat.user_id is not None or seat.is_bot:
@@ -49,7 +52,8 @@ def bot_add(*, table_id, user, index, expected_version=None) -> int:
         if seat.index in seats_reserved(table):  # an invite keeps the seat for a person
             raise ServiceError("seat_reserved", _("That seat is reserved for an invited player."))
         seat.is_bot, seat.away, seat.timeouts_in_row = True, False, 0
-        seat.save(update_fields=["is_bot", "away", "timeouts_in_row"])
+        seat.bot_strength = strength or ""
+        seat.save(update_fields=["is_bot", "bot_strength", "away", "timeouts_in_row"])
         return table_bump(game, lobby=True)
 
 
@@ -59,8 +63,8 @@ def bot_remove(*, table_id, user, index, expected_version=None) -> int:
         game, table, seat = _manager_seat(table_id, user, index, expected_version)
         if not seat.is_bot:
             raise ServiceError("not_bot", _("There is no bot on that seat."))
-        seat.is_bot = False
-        seat.save(update_fields=["is_bot"])
+        seat.is_bot, seat.bot_strength = False, ""
+        seat.save(update_fields=["is_bot", "bot_strength"])
         return table_bump(game, lobby=True)
 
 

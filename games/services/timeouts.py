@@ -110,7 +110,8 @@ def turn_due_play(*, table_id, expected_version=None, now=None) -> bool:
         state = engine.hand_from_dict(hand.state)
         seat = table.seats.get(index=state.turn)
         if seat.is_bot:
-            return _bot_turn(table_id, seat, state, game.version, table.policy.bot_strength)
+            strength = seat.bot_strength or table.policy.bot_strength
+            return _bot_turn(table_id, seat, state, game.version, strength)
         seat.timeouts_in_row += 1
         seat.away = seat.away or seat.timeouts_in_row >= AWAY_AFTER
         seat.save(update_fields=["timeouts_in_row", "away"])

@@ -232,3 +232,46 @@ def test_bots_play_at_the_tables_strength(users, fixed_seed, monkeypatch):
     services.table_due(table_id=table.pk, now=later())
     services.table_due(table_id=table.pk, now=later())
     assert seen == ["easy"]
+
+
+def test_the_manager_picks_the_strength_of_each_bot_seated(client, users, monkeypatch):
+    seen = []
+    real = engine.bot_moves
+    monkeypatch.setattr(
+        engine,
+        "bot_moves",
+        lambda s, seat, strength: seen.append((seat, strength)) or real(s, seat, strength),
+    )
+    table = services.table_create(manager=users[0], options={"seats": 3}, sit=False)
+    services.seat_take(table_id=table.pk, user=users[0], index=2)
+    client.force_login(users[0])
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'name="strength"' in page and 'value="hard"' in page
+    url = reverse("games:bot", args=[table.pk])
+    assert client.post(url, {"seat": "0", "action": "add", "strength": "hard"}).status_code == 302
+    assert client.post(url, {"seat": "1", "action": "add"}).status_code == 302  # the table's
+    assert [s.bot_strength for s in Seat.objects.filter(table=table)] == ["hard", "", ""]
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'data-strength="hard"' in page and 'data-strength="normal"' in page
+    start_now(table)
+    while len({seat for seat, _ in seen}) < 2:
+        state = hand_state(table)
+        if state.turn == 2:
+            services.move_submit(
+                table_id=table.pk,
+                user=users[0],
+                move=engine.move_to_dict(engine.auto_moves(state, 2)[-1])
+                if state.phase == "discard"
+                else {"kind": "draw"},
+                expected_version=version_of(table),
+            )
+        else:
+            assert services.turn_due_play(table_id=table.pk, now=later())
+    assert set(seen) == {(0, "hard"), (1, "normal")}
+
+
+def test_a_bot_of_an_unknown_strength_is_refused_and_nothing_changes(users):
+    table = services.table_create(manager=users[0], options={})
+    with pytest.raises(ServiceError) as e:
+        services.bot_add(table_id=table.pk, user=users[0], index=1, strength="grandmaster")
+    assert e.value.code == "bad_strength" and bots_of(table) == [] and version_of(table) == 1

@@ -51,9 +51,10 @@ def test_policy_flags_must_be_booleans(flag):
 
 def test_bot_strength_is_one_the_engine_plays():
     assert TablePolicy.validated(bot_strength="easy").bot_strength == "easy"
-    with pytest.raises(OptionError, match="bot_strength must be 'easy' or 'normal'"):
-        TablePolicy.validated(bot_strength="hard")
-    assert set(engine.BOT_STRENGTHS) == {"easy", "normal"}
+    assert TablePolicy.validated(bot_strength="hard").bot_strength == "hard"
+    with pytest.raises(OptionError, match="bot_strength must be 'easy' or 'hard' or 'normal'"):
+        TablePolicy.validated(bot_strength="grandmaster")
+    assert set(engine.BOT_STRENGTHS) == {"easy", "normal", "hard"}
 
 
 def test_policy_refuses_unknown_names_and_rules():
@@ -114,7 +115,9 @@ def test_a_table_stores_its_policy_beside_its_rules(users):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("options", [{"bot_strength": "hard"}, {"private": "yes"}, {"bots": 1}])
+@pytest.mark.parametrize(
+    "options", [{"bot_strength": "grandmaster"}, {"private": "yes"}, {"bots": 1}]
+)
 def test_table_create_refuses_bad_policy(users, options):
     with pytest.raises(ServiceError) as e:
         services.table_create(manager=users[0], options=options)
@@ -136,6 +139,8 @@ def test_the_form_checks_policy_with_the_rules():
     assert form.is_valid(), form.errors
     assert table_choices(form.cleaned_data) == (RuleOptions(), TablePolicy())
     form = TableForm({**data, "bot_strength": "hard"})
+    assert form.is_valid() and table_choices(form.cleaned_data)[1].bot_strength == "hard"
+    form = TableForm({**data, "bot_strength": "grandmaster"})
     assert not form.is_valid() and "bot_strength" in form.errors
 
 
