@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0004_ordering_by_column"),
+        ("games", "0005_seat_bot_strength"),
     ]
 
     operations = [
