@@ -4,7 +4,9 @@ Run from the repository root:  .venv/bin/python bench/engine_bench.py [--hands 1
 
 Measures, for the engine and for the plain checker written below:
 - the judge command on mixed hands (random, near-winning, winning, pairs), end to end: a
-  subprocess fed all hands as JSON lines, wall time per hand (process start included);
+  subprocess fed all hands as JSON lines, wall time per hand (process start included); then the
+  same number of hands of each mix alone, with the engine's CPU time as a share of the plain
+  checker's (the target: at most 0.25× on every mix);
 - the same hands checked in-process (melds and pairs), per hand;
 - the full finishing check of a 15-tile rack: every tile tried on the indicator;
 - a bot's best-discard choice on a 15-tile rack (engine only: the plain checker has no bot).
@@ -188,10 +190,23 @@ def pairs_rack(rng: random.Random) -> tuple[list[int], int]:
     return tiles, indicator
 
 
+MIXES = {
+    "random": random_rack,
+    "near-winning": near_rack,
+    "winning": winning_rack,
+    "pairs": pairs_rack,
+}
+
+
 def mixed_hands(n: int, seed: int) -> list[tuple[list[int], int]]:
     rng = random.Random(seed)
-    makers = (random_rack, near_rack, winning_rack, pairs_rack)
+    makers = tuple(MIXES.values())
     return [makers[i % 4](rng) for i in range(n)]
+
+
+def mix_hands(mix: str, n: int, seed: int) -> list[tuple[list[int], int]]:
+    rng = random.Random(f"{mix}-{seed}")
+    return [MIXES[mix](rng) for _ in range(n)]
 
 
 def judge_lines(hands) -> str:
@@ -274,6 +289,13 @@ def main() -> None:
     rows.append((f"judge command, {n} mixed hands, per hand", per(fast, n), per(plain, n)))
     start = timed(lambda: run_command(engine_cmd, ""), repeat=3)
     rows.append(("  of which process start (once), per hand", per(start, n), None))
+    # The same, one mix at a time: the target (at most 0.25x the plain checker) holds per mix.
+    for mix in MIXES:
+        mix_text = judge_lines(mix_hands(mix, n, args.seed))
+        fast = timed(lambda t=mix_text: outs.__setitem__("fast", run_command(engine_cmd, t)), 3)
+        plain = timed(lambda t=mix_text: outs.__setitem__("plain", run_command(plain_cmd, t)), 1)
+        assert outs["fast"] == outs["plain"], f"the plain checker and the engine disagree ({mix})"
+        rows.append((f"judge command, {n} {mix} hands, per hand", per(fast, n), per(plain, n)))
 
     # In-process: the same hands, can_meld alone.
     prepared = [(tiles, okey_of(ind)) for tiles, ind in hands]
@@ -309,13 +331,15 @@ def main() -> None:
 
     width = max(len(r[0]) for r in rows)
     head = f"{'measure':<{width}}  {'engine wall':>11}  {'engine cpu':>11}  {'plain wall':>11}"
-    print(f"{head}  {'plain cpu':>11}  {'cpu ratio':>9}")
+    print(f"{head}  {'plain cpu':>11}  {'cpu ratio':>9}  {'engine/plain cpu':>16}")
     us = "{:8.1f} µs".format
     for name, f, p in rows:
         cols = [us(f[0] * 1e6), us(f[1] * 1e6)]
         cols += [us(p[0] * 1e6), us(p[1] * 1e6)] if p else ["", ""]
         ratio = f"{p[1] / f[1]:8.1f}×" if p else ""
-        print(f"{name:<{width}}  " + "  ".join(f"{c:>11}" for c in cols) + f"  {ratio:>9}")
+        share = f"{f[1] / p[1]:.3f}×" if p else ""
+        line = f"{name:<{width}}  " + "  ".join(f"{c:>11}" for c in cols)
+        print(f"{line}  {ratio:>9}  {share:>16}")
     print(
         f"({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
         f"Python {sys.version.split()[0]}; hands={n}, racks={m}, seed={args.seed}; "

@@ -8,15 +8,17 @@ Each 14-tile rack it could keep is valued by
 - for a rack made of pairs (five or more, or four with live twins), the same with seven pairs:
   pairs held and the unseen twins of its single tiles. The better of the two ways is the value,
   so the bot goes for pairs exactly when pairs are the nearer finish.
-Then it throws the tile whose loss leaves the best value, less its danger: how much the next
-player (an opponent in Düz and Eşli alike) is likely to want it, read from the tiles that
-player took (wanted: their neighbours are dangerous) and threw (not wanted), and from how many
-of the tile's neighbours are still unseen. Danger weighs more as the stock runs down, and more
-in Eşli, where a finish by either opponent costs both partners and the partner's own finish is
-worth as much as one's own, so blocking pays more than racing.
+Then it throws, of the tiles whose loss keeps the most tiles in melds (any single, for a rack
+going for pairs), the one that leaves the best value less its danger: how much the next player
+(an opponent in Düz and Eşli alike) is likely to want it, read from the tiles that player took
+(wanted: their neighbours are dangerous) and threw (not wanted). Danger weighs more as the
+stock runs down, and more in Eşli, where a finish by either opponent costs both partners and
+the partner's own finish is worth as much as one's own, so blocking pays more than racing.
+Danger reads only what the next player showed: a tile with live neighbours is as likely to
+help the bot itself, so fearing all of them throws its own chances away.
 
-It takes the left player's discard when that finishes, is a real okey, or leaves a better value
-than the rack has now by more than a draw from the stock is worth on average.
+It takes the left player's discard when that finishes, is a real okey, or adds to its melds
+(or its pairs) and leaves a better value than the rack has now.
 
 One memo, scoped to a single choice, keeps the values of racks already valued in it.
 """
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 from .finish import FINISH_FACTOR, finishes
 from .knowledge import SeatKnowledge
-from .melds import key_without, rack_key
+from .melds import key_can_meld, key_without, rack_key
 from .rack import key_arrangement, key_melded, key_pairs, neighbours
 from .tiles import FAKE, colour_of, number_of
 
@@ -34,7 +36,7 @@ _MELD = 100  # a tile in a meld
 _OUT = 3  # an unseen copy of a face that adds one tile to the melds
 _FINISHING_OUT = 60  # an unseen copy that lets the rack finish (times the finish factor)
 _PAIR_OUT = 9  # an unseen twin of a single, going for pairs
-_DANGER = 4  # one point of the next player's likely interest in a tile
+_DANGER = 1  # one point of the next player's likely interest in a tile
 _NEAR = 0.2  # an unseen copy of a face that could join a loose tile (weighted as in _near)
 
 
@@ -94,11 +96,11 @@ class _Choice:
         weight = _FINISHING_OUT if pairs == 6 else _PAIR_OUT
         return 2 * pairs * _MELD + live * weight * (2 if pairs == 6 else 1)
 
-    def _finish_factor(self, key: int, jokers: int) -> int:
-        """The best finish factor of a 15-tile packed rack that has 14 tiles in melds."""
-        tiles = _tiles_of(key, jokers, self.okey)
-        done = finishes(tiles, self.okey)
-        return max((FINISH_FACTOR[kind] for kind in done.values()), default=1)
+    @staticmethod
+    def _finish_factor(key: int, jokers: int) -> int:
+        """The finish factor of a 15-tile packed rack that has 14 tiles in melds: 2 when a real
+        okey can go on the indicator (the other 14 in melds), else 1."""
+        return 2 if jokers and key_can_meld(key, jokers - 1) else 1
 
     # ------------------------------------------------------------ defence
 
@@ -114,8 +116,6 @@ class _Choice:
             score += 4 * near.get(taken, 0) + (6 if taken == t else 0)
         for thrown in k.thrown[nxt]:
             score -= 2 * near.get(thrown, 0) + (5 if thrown == t else 0)
-        # a tile whose neighbours are all gone helps nobody
-        score += 0.5 * sum(w * self.unseen(f) for f, w in near.items())
         late = 1 + max(0, 20 - k.stock_size) / 10
         team = 1.5 if k.partnership else 1.0
         return max(0.0, score) * late * team
@@ -129,17 +129,20 @@ class _Choice:
         options = [t for t in set(rack15) if t != keep and t != self.okey]
         if not options:
             options = [t for t in set(rack15) if t != keep]
+        after = {t: key_without(key, jokers, t, self.okey) for t in options}
+        melded = {t: key_melded(*after[t]) for t in options}
+        most = max(melded.values())
+        # a throw that breaks a meld is only worth weighing for a rack going for pairs
+        pairs = key_pairs(key, jokers) >= 4
         best, best_score, best_value = None, float("-inf"), 0.0
         for t in sorted(options):
-            value = self.value(*key_without(key, jokers, t, self.okey))
+            if melded[t] < most and not (pairs and rack15.count(t) == 1):
+                continue
+            value = self.value(*after[t])
             score = value - _DANGER * self.danger(t)
-            if score > best_score or (score == best_score and t < best):
+            if score > best_score:
                 best, best_score, best_value = t, score, value
         return best, best_value
-
-    def draw_worth(self, key: int, jokers: int) -> float:
-        """What drawing from the stock adds to a 14-tile rack, on average over unseen tiles."""
-        return (self.value(key, jokers) - key_melded(key, jokers) * _MELD) / 3
 
 
 def hard_throw(k: SeatKnowledge) -> int:
@@ -161,11 +164,15 @@ def hard_take(k: SeatKnowledge) -> bool:
     rack15 = (*k.rack, x)
     if any(t != x for t in finishes(rack15, k.okey)):
         return True
-    c = _Choice(k)
     key, jokers = rack_key(k.rack, k.okey)
+    key15, jokers15 = rack_key(rack15, k.okey)
+    pairs = key_pairs(key, jokers) >= 4 and x in k.rack
+    if not pairs and key_melded(key15, jokers15) <= key_melded(key, jokers):
+        return False  # it would join no meld: a tile from the stock may do more
+    c = _Choice(k)
     now = c.value(key, jokers)
     _, after = c.best_throw(rack15, x)
-    return after > now + c.draw_worth(key, jokers)
+    return after > now
 
 
 def _near(f: int) -> dict[int, int]:
@@ -247,11 +254,3 @@ def _gains(melds: list[list[int | None]], loose: list[int]) -> dict[int, int]:
                     if c not in (cx, cy):
                         add(c, nx + 1, 3)
     return gains
-
-
-def _tiles_of(key: int, jokers: int, okey: int) -> list[int]:
-    tiles = [okey] * jokers
-    for f in range(FAKE):
-        count = key >> (_BITS * f) & 15
-        tiles += [FAKE if f == okey else f] * count
-    return tiles
