@@ -29,7 +29,7 @@ class HintView:
     seq: int  # the move the hint is for (the moves made so far + 1)
     okey: str
     show: bool
-    take: bool | None
+    draw: str | None  # "take", "indicator" or "stock" before the draw
     discard: str | None
     finish: str | None
     groups: tuple[tuple[str, ...], ...]
@@ -70,7 +70,7 @@ def hint_for(table_id: int, user) -> HintView:
         seq=state.seq + 1,
         okey=engine.format_tile(state.okey),
         show=h.show,
-        take=h.take,
+        draw=h.draw,
         discard=None if h.discard is None else engine.format_tile(h.discard),
         finish=None if h.finish is None else engine.format_tile(h.finish),
         groups=tuple(_tiles(g) for g in h.groups),

@@ -24,13 +24,15 @@ from .autoplay import bot_discard, bot_moves
 from .finish import FINISH_FACTOR, finishes
 from .hand import hand_apply, legal_kinds
 from .melds import key_can_meld, rack_key
-from .moves import Discard, Finish, Move, TakeDiscard, TakeIndicator
+from .moves import Discard, Draw, Finish, Move, TakeDiscard, TakeIndicator
 from .pairs import key_can_pairs
 from .rack import arrange_runs, rack_strength
 from .state import HandState
 
 # The bot whose choices the review and the hints show.
 JUDGE_STRENGTH = "hard"
+
+_DRAWS = {TakeDiscard: "take", TakeIndicator: "indicator", Draw: "stock"}
 
 COULD_FINISH = "could_finish"
 FED_FINISH = "fed_finish"
@@ -54,12 +56,13 @@ class Mark:
 
 @dataclass(frozen=True)
 class Hint:
-    """What the judging bot would do now: in the draw phase ``take`` (the left discard, or the
-    indicator with pairs) or draw; after the draw, ``finish`` with a tile or ``discard`` one.
-    ``show``: show the indicator first. ``groups`` and ``leftovers``: the rack arranged."""
+    """What the judging bot would do now: in the draw phase where it takes its tile from (``draw``:
+    "take" the left discard, "indicator" with pairs, or "stock"); after the draw, ``finish`` with
+    a tile or ``discard`` one. ``show``: show the indicator first. ``groups`` and
+    ``leftovers``: the rack arranged."""
 
     show: bool
-    take: bool | None
+    draw: str | None
     discard: int | None
     finish: int | None
     groups: tuple[tuple[int, ...], ...]
@@ -157,9 +160,7 @@ def seen_by(state: HandState, seat: int) -> HandState:
     """``state`` as ``seat`` knows it: every tile the seat cannot see (the other racks and the
     stock) dealt out again in one fixed order, the rest unchanged. Two states that look the same
     from ``seat`` give the same result."""
-    hidden = sorted(t for i, r in enumerate(state.racks) if i != seat for t in r)
-    hidden += state.stock
-    hidden.sort()
+    hidden = sorted([t for i, r in enumerate(state.racks) if i != seat for t in r] + [*state.stock])
     racks, at = [], 0
     for i, r in enumerate(state.racks):
         if i == seat:
@@ -176,12 +177,12 @@ def hint(state: HandState, seat: int, strength: str = JUDGE_STRENGTH) -> Hint:
     if state.phase == "over" or state.turn != seat:
         raise ValueError("a hint is for the player to move")
     seen = seen_by(state, seat)
-    take = finish = discard = None
+    draw = finish = discard = None
     if state.phase == "draw":
-        # the turn as the bot would play it says whether it takes or draws (what it then draws
-        # from the dealt-out stock is no advice)
+        # the turn as the bot would play it says where it takes its tile from (what it then
+        # draws from the dealt-out stock is no advice)
         moves = bot_moves(seen, seat, strength)
-        take = any(isinstance(m, TakeDiscard | TakeIndicator) for m in moves)
+        draw = next((_DRAWS[type(m)] for m in moves if type(m) in _DRAWS), "stock")
     else:
         choice = bot_choice(seen, seat, strength)
         finish = choice.tile if isinstance(choice, Finish) else None
@@ -189,7 +190,7 @@ def hint(state: HandState, seat: int, strength: str = JUDGE_STRENGTH) -> Hint:
     groups, leftovers = arrange_runs(state.racks[seat], state.okey)
     return Hint(
         show="show" in legal_kinds(state, seat),  # a bot always shows when it may
-        take=take,
+        draw=draw,
         discard=discard,
         finish=finish,
         groups=tuple(tuple(g) for g in groups),

@@ -130,9 +130,9 @@ def test_a_hint_before_the_draw_says_to_take_the_left_discard_that_finishes():
     s = make_hand([LOOSE15, WIN13 + " K2", None, None], turn=0, phase="discard", first_seat=0)
     s = hand_apply(s, Discard(0, T("Y11")))
     h = hint(s, 1)
-    assert h.take is True and h.discard is None and h.finish is None
+    assert h.draw == "take" and h.discard is None and h.finish is None
     s2 = hand_apply(make_hand([LOOSE15, WIN13 + " K2", None, None]), Discard(0, T("R5")))
-    assert hint(s2, 1).take is False
+    assert hint(s2, 1).draw == "stock"
 
 
 def test_no_hint_off_turn():
@@ -184,3 +184,11 @@ def test_a_hint_on_the_first_turn_says_to_show_the_indicators_twin():
     s = make_hand([WIN13 + " Y4 R9", None, None, None])  # indicator Y4: its twin in the rack
     assert hint(s, 0).show is True
     assert hint(make_hand([WIN13 + " K2 R9", None, None, None]), 0).show is False
+
+
+def test_a_hint_before_the_draw_may_say_to_take_the_indicator_for_the_seventh_pair():
+    options = TableOptions(pairs_take_indicator=True)
+    pairs = "R1 R1 R5 R5 B2 B2 B9 B9 K3 K3 K7 K7 Y4 R11"  # six pairs and the indicator's twin
+    s = make_hand([None, pairs, None, None], options=options, pairs_declared=(1,))
+    s = hand_apply(s, Discard(0, s.racks[0][0]))
+    assert hint(s, 1).draw == "indicator"
