@@ -1,75 +1,98 @@
-"""The rules of Düz Okey and Eşli Okey as a pure library: no Django, no I/O, no clock, no global random."""
+"""The rules of Düz Okey and Eşli Okey as a pure library: no Django, no I/O, no clock, no global random.
 
-from .finish import finish_kind as finish_kind
-from .finish import finish_value as finish_value
-from .finish import finishes as finishes
-from .finish import indicator_value as indicator_value
-from .finish import meld_groups as meld_groups
-from .melds import can_meld as can_meld
-from .pairs import can_pairs as can_pairs
-from .rack import BOT_STRENGTHS as BOT_STRENGTHS
-from .rack import arrange_pairs as arrange_pairs
-from .rack import arrange_runs as arrange_runs
-from .rack import best_discard as best_discard
-from .rack import should_take as should_take
+Every name below is loaded from its module on first use (PEP 562), so that a program pays only
+for what it reaches: ``python -m games.engine judge`` starts with the few modules the judge
+needs, not the whole engine (the deal's hashing, the bots, the dataclasses of a hand). No
+module is named like a name exported here (the deal is in dealing.py): importing it would put
+the module in that name's place.
+"""
 
-# isort: split
-# hand, deal, options, views, game (branch engine)
-from .autoplay import auto_moves as auto_moves
-from .autoplay import bot_discard as bot_discard
-from .autoplay import bot_moves as bot_moves
-from .deal import SeedError as SeedError
-from .deal import commitment as commitment
-from .deal import deal as deal
-from .deal import shuffle as shuffle
-from .deal import verify_deal as verify_deal
-from .game import GameState as GameState
-from .game import game_apply_hand as game_apply_hand
-from .game import game_from_dict as game_from_dict
-from .game import game_new as game_new
-from .game import game_places as game_places
-from .game import game_rating_points as game_rating_points
-from .game import game_rating_whole as game_rating_whole
-from .game import game_to_dict as game_to_dict
-from .game import team_totals as team_totals
-from .hand import hand_apply as hand_apply
-from .hand import hand_replay as hand_replay
-from .hand import hand_void as hand_void
-from .hand import legal_kinds as legal_kinds
-from .hand import legal_moves as legal_moves
-from .knowledge import SeatKnowledge as SeatKnowledge
-from .knowledge import seat_knowledge as seat_knowledge
-from .moves import DeclarePairs as DeclarePairs
-from .moves import Discard as Discard
-from .moves import Draw as Draw
-from .moves import Finish as Finish
-from .moves import IllegalMove as IllegalMove
-from .moves import Move as Move
-from .moves import ShowIndicator as ShowIndicator
-from .moves import TakeDiscard as TakeDiscard
-from .moves import TakeIndicator as TakeIndicator
-from .moves import move_from_dict as move_from_dict
-from .moves import move_kind as move_kind
-from .moves import move_to_dict as move_to_dict
-from .options import RANGES as RANGES
-from .options import OptionError as OptionError
-from .options import RuleOptions as RuleOptions
-from .options import TableOptions as TableOptions
-from .review import JUDGE_STRENGTH as JUDGE_STRENGTH
-from .review import Hint as Hint
-from .review import Mark as Mark
-from .review import hand_marks as hand_marks
-from .review import hint as hint
-from .review import seen_by as seen_by
-from .state import HandResult as HandResult
-from .state import HandState as HandState
-from .state import hand_from_dict as hand_from_dict
-from .state import hand_to_dict as hand_to_dict
-from .tiles import TileError as TileError
-from .tiles import format_tile as format_tile
-from .tiles import format_tiles as format_tiles
-from .tiles import full_set as full_set
-from .tiles import okey_of as okey_of
-from .tiles import parse_tile as parse_tile
-from .tiles import parse_tiles as parse_tiles
-from .views import hand_view as hand_view
+from importlib import import_module
+
+_EXPORTS = {
+    "finish_kind": "finish",
+    "finish_value": "finish",
+    "finishes": "finish",
+    "indicator_value": "finish",
+    "meld_groups": "finish",
+    "can_meld": "melds",
+    "can_pairs": "pairs",
+    "BOT_STRENGTHS": "rack",
+    "arrange_pairs": "rack",
+    "arrange_runs": "rack",
+    "best_discard": "rack",
+    "should_take": "rack",
+    "auto_moves": "autoplay",
+    "bot_discard": "autoplay",
+    "bot_moves": "autoplay",
+    "SeedError": "dealing",
+    "commitment": "dealing",
+    "deal": "dealing",
+    "shuffle": "dealing",
+    "verify_deal": "dealing",
+    "GameState": "game",
+    "game_apply_hand": "game",
+    "game_from_dict": "game",
+    "game_new": "game",
+    "game_places": "game",
+    "game_rating_points": "game",
+    "game_rating_whole": "game",
+    "game_to_dict": "game",
+    "team_totals": "game",
+    "hand_apply": "hand",
+    "hand_replay": "hand",
+    "hand_void": "hand",
+    "legal_kinds": "hand",
+    "legal_moves": "hand",
+    "SeatKnowledge": "knowledge",
+    "seat_knowledge": "knowledge",
+    "DeclarePairs": "moves",
+    "Discard": "moves",
+    "Draw": "moves",
+    "Finish": "moves",
+    "IllegalMove": "moves",
+    "Move": "moves",
+    "ShowIndicator": "moves",
+    "TakeDiscard": "moves",
+    "TakeIndicator": "moves",
+    "move_from_dict": "moves",
+    "move_kind": "moves",
+    "move_to_dict": "moves",
+    "RANGES": "options",
+    "OptionError": "options",
+    "RuleOptions": "options",
+    "TableOptions": "options",
+    "JUDGE_STRENGTH": "review",
+    "Hint": "review",
+    "Mark": "review",
+    "hand_marks": "review",
+    "hint": "review",
+    "seen_by": "review",
+    "HandResult": "state",
+    "HandState": "state",
+    "hand_from_dict": "state",
+    "hand_to_dict": "state",
+    "TileError": "tiles",
+    "format_tile": "tiles",
+    "format_tiles": "tiles",
+    "full_set": "tiles",
+    "okey_of": "tiles",
+    "parse_tile": "tiles",
+    "parse_tiles": "tiles",
+    "hand_view": "views",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

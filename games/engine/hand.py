@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from .deal import deal
+from .dealing import deal
 from .finish import finish_kind, finish_value, finishes, indicator_value, meld_groups
 from .moves import (
     DeclarePairs,

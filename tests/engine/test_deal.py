@@ -22,7 +22,7 @@ SEED = bytes(range(32))
 
 
 def reference_wall(seed: bytes) -> list[int]:
-    """deal.py's docstring, implemented again from the text alone."""
+    """dealing.py's docstring, implemented again from the text alone."""
     words = []
     counter = 0
 
