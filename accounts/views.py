@@ -14,14 +14,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from games.profiles import recent_games, recent_hands
+
 from .forms import ProfileForm
 from .models import LANGUAGE_CHOICES, Profile
 
 
 @login_required
 def profile(request):
-    ctx = {"profile": request.user.profile, "own": True}
-    ctx["recent_games"] = recent_games(request.user)
+    user = request.user
+    ctx = {"profile": user.profile, "own": True, "recent_games": recent_games(user)}
+    ctx["recent_hands"] = recent_hands(user, viewer=user)
     return render(request, "accounts/profile.html", ctx)
 
 
@@ -29,6 +32,7 @@ def profile_detail(request, user_id):
     user = get_object_or_404(get_user_model(), pk=user_id, is_active=True)
     own = request.user.is_authenticated and request.user.pk == user.pk
     ctx = {"profile": user.profile, "own": own, "recent_games": recent_games(user)}
+    ctx["recent_hands"] = recent_hands(user, viewer=request.user)
     return render(request, "accounts/profile.html", ctx)
 
 
@@ -104,10 +108,9 @@ def language_cookie_set(response, language):
     )
 
 
-# --- ratings: the leaderboard and a player's recent games ------------------------------------------
+# --- ratings: the leaderboard ------------------------------------------
 
 LEADERBOARD_PAGE = 50
-RECENT_GAMES = 10
 
 
 def leaderboard(request):
@@ -139,31 +142,3 @@ def _rank_of(me: Profile) -> int:
         | Q(rating_points=me.rating_points, wins=me.wins, games_played__lt=me.games_played)
     )
     return ahead.count() + 1
-
-
-def recent_games(user) -> list[dict]:
-    from games.labels import mode_label
-    from games.models import PlayerResult
-
-    results = PlayerResult.objects.filter(user=user).select_related("game__table")
-    out = []
-    for r in results[:RECENT_GAMES]:
-        table = r.game.table
-        teams = (r.game.results or {}).get("teams")
-        outcome = None
-        if teams:  # Eşli: the team's outcome says more than a place
-            mine, theirs = teams[r.seat % 2], teams[1 - r.seat % 2]
-            outcome = _("won") if mine < theirs else _("lost") if mine > theirs else _("draw")
-        out.append(
-            {
-                "ended": r.ended,
-                "mode_label": mode_label(table.mode),
-                "place": r.place,
-                "players": table.seat_count,
-                "outcome": outcome,
-                "points": r.points,
-                "count": r.count,
-                "table_id": table.pk,
-            }
-        )
-    return out

@@ -63,6 +63,11 @@ class TableForm(forms.Form):
         initial=POLICY.bot_strength,
         required=False,
     )
+    practice = forms.BooleanField(
+        label=_("Practice game: not rated; alone with bots you may ask for hints"),
+        required=False,
+        initial=POLICY.practice,
+    )
     private = forms.BooleanField(
         label=_("Private (invite only: not listed in the lobby)"),
         required=False,

@@ -148,6 +148,19 @@ class Hand(models.Model):
         return f"hand {self.number} of table {self.game.table_id}"
 
 
+class HandReview(models.Model):
+    """The moments of a finished hand that its review points at (games.engine.hand_marks),
+    worked out once when the hand ends: each mark as a JSON object, tiles in notation."""
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="review")
+    marks = models.JSONField(default=list)
+    strength = models.CharField(max_length=16)  # the bot that judged the discards
+    made = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"review of {self.hand}"
+
+
 class Move(models.Model):
     """Append-only: one row per applied move, enough to replay the hand from its seed."""
 

@@ -2,9 +2,10 @@
 
 The table manager chooses these with the rule options (okey-rules.md lists them in one table),
 but they change nothing in how a hand is played or counted, so the engine never sees them:
-whether the lobby lists the table, whether bots take the seats nobody took, and how well those
-bots play (an argument of ``engine.bot_moves``). The defaults are the field defaults below and
-nowhere else; ``RuleOptions`` (games.engine) holds the rules' own.
+whether the lobby lists the table, whether bots take the seats nobody took, how well those
+bots play (an argument of ``engine.bot_moves``), and whether the game is a practice game (not
+rated). The defaults are the field defaults below and nowhere else; ``RuleOptions``
+(games.engine) holds the rules' own.
 
 A table stores both in one JSON column (``Table.options``, flat, as the manager chose them):
 ``options_split`` is where the two are told apart, and ``Table.rules``/``Table.policy`` read it.
@@ -18,7 +19,7 @@ from typing import Any
 
 from games.engine import BOT_STRENGTHS, OptionError, RuleOptions
 
-_FLAGS = ("private", "bots_fill")
+_FLAGS = ("private", "bots_fill", "practice")
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class TablePolicy:
     private: bool = False  # invite only: the lobby does not list it
     bots_fill: bool = True  # bots take the empty seats at the start
     bot_strength: str = "normal"  # engine.BOT_STRENGTHS
+    # a practice game is not rated, and a player alone with bots may ask for hints
+    practice: bool = False
 
     def __post_init__(self) -> None:
         # the same error as a bad rule option: a caller validating the manager's choices

@@ -54,6 +54,17 @@ def deadline_task_send(kind: str, table_id: int, version: int, countdown: float)
 
 
 @shared_task
+def hand_review_task(hand_id: int) -> bool:
+    """Work out a finished hand's review (games.services.reviews); nothing if it has one."""
+    return services.hand_review_make(hand_id=hand_id) is not None
+
+
+def hand_review_send(hand_id: int) -> None:
+    """The services' sender of review tasks (games.services.reviews), after commit."""
+    hand_review_task.delay(hand_id)
+
+
+@shared_task
 def sweep_task() -> int:
     """Whatever is overdue at any table (a task that was lost)."""
     return services.sweep_run()

@@ -18,7 +18,9 @@ urlpatterns = [
     path("table/<id:table_id>/back/", views.table_back, name="back"),
     path("table/<id:table_id>/bot/", views.table_bot, name="bot"),
     path("table/<id:table_id>/arrange/", views.rack_arrange, name="arrange"),
+    path("table/<id:table_id>/hint/", views.table_hint, name="hint"),
     path("table/<id:table_id>/hand/<id:number>/verify/", views.hand_verify, name="verify"),
+    path("table/<id:table_id>/hand/<id:number>/review/", views.hand_review, name="review"),
     # invites and team names (issue 6)
     path("table/<id:table_id>/invite/", invite_views.invite_new, name="invite_new"),
     path(

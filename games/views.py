@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, metrics, selectors, services
+from games import engine, hints, metrics, reviews, selectors, services
 from games.forms import TableForm
 from games.invite_selectors import my_tables
 from games.labels import mode_label, move_label
@@ -94,6 +94,7 @@ def table_detail(request, table_id):
         "mode_label": mode_label(rows.table.mode),
         "ws_url": ws_url(rows.table.pk),
         "server_now": selectors.epoch_ms(timezone.now()),
+        "hints_offered": hints.hints_offered(rows.table, rows.seats, request.user),
     }
     return render(request, "games/table.html", ctx)
 
@@ -268,6 +269,19 @@ def rack_arrange(request, table_id):
     )
 
 
+@login_required
+@require_GET
+def table_hint(request, table_id):
+    """A practice game's hint for the player on turn: the bot's advice and the rack arranged."""
+    try:
+        hint = hints.hint_for(table_id, request.user)
+    except hints.HintRefused as e:
+        # 200 for htmx, which swaps only a success into the hint panel
+        status = 200 if request.htmx else 403
+        return render(request, "games/hint.html", {"message": e.message}, status=status)
+    return render(request, "games/hint.html", {"hint": hint})
+
+
 @require_GET
 def hand_verify(request, table_id, number):
     """After a hand: rebuild its deal from the revealed seed and check it against everything."""
@@ -280,7 +294,7 @@ def hand_verify(request, table_id, number):
     ctx = {"table": table, "hand": hand, "over": hand.over}
     if hand.over:
         seed = bytes(hand.seed)
-        options = engine.TableOptions.from_dict(table.options)
+        options = table.rules
         moves = [m.as_engine_dict() for m in Move.objects.filter(hand=hand).order_by("seq")]
         dealt = engine.deal(seed, options, hand.first_seat)
         final = engine.hand_from_dict(hand.state)
@@ -314,3 +328,32 @@ def hand_verify(request, table_id, number):
             table_url=reverse("games:table", args=[table.pk]),
         )
     return render(request, "games/verify.html", ctx)
+
+
+def _step_of(request) -> int | None:
+    try:
+        return int(request.GET.get("step", 0))
+    except ValueError:
+        return None
+
+
+@require_GET
+def hand_review(request, table_id, number):
+    """Step through a finished hand with every rack shown (the seed is revealed by then)."""
+    hand = reviews.review_hand(table_id, number)
+    if hand is None:
+        raise Http404
+    if not hand.over:
+        message = _("The review opens once the hand is over.")
+    elif not reviews.review_allowed(hand, request.user):
+        message = _(
+            "This table is private: only its players, its manager and the people invited to it "
+            "may open its reviews."
+        )
+    else:
+        # made when the hand ended; made here if that task was lost
+        review = services.hand_review_make(hand_id=hand.pk)
+        view = reviews.review_view(hand, review, _step_of(request))
+        return render(request, "games/review.html", {"view": view})
+    ctx = {"message": message, "table_url": reverse("games:table", args=[table_id])}
+    return render(request, "games/review_refused.html", ctx, status=403)

@@ -35,6 +35,8 @@ _BITS = 4  # bits per face in a packed count
 _COLOUR = 13 * _BITS
 _COLOUR_MASK = (1 << _COLOUR) - 1
 _ONES = sum(1 << (_BITS * n) for n in range(13))  # the lowest bit of each number's field
+_COLOUR_STARTS = sum(1 << (13 * _BITS * c) for c in range(4))  # each colour's 1
+_RUN_STARTS = _COLOUR_STARTS * ((1 << (11 * _BITS)) // 15)  # each colour's 1..11
 FIELD_LOWS = (1 << (_BITS * FAKE)) // 15  # the lowest bit of every face's field
 _FIELD_LOWS_53 = (1 << (_BITS * (FAKE + 1))) // 15
 _ONE = {f: 1 << (_BITS * f) for f in range(FAKE)} | {FAKE: 0}  # fakes: added as the okey's face
@@ -300,13 +302,23 @@ def _hopeless(key: int, p: list[int], jokers: int) -> bool:
     one meld, a run (one colour) or a set (one number): so those tiles lie on at most `jokers`
     colour-or-number lines. A tile with no partner even with one okey needs both okeys to itself
     (x-okey-okey or x-okey-okey-y): at most two such tiles, of one colour."""
-    sets = _at_least(p, 3)
-    need = [q & ~(sets | _windows(q, 0)) for q in p]
-    if not any(need):
+    # the joker-free test on the whole packed rack at once, all four colours side by side
+    present = (key | key >> 1) & FIELD_LOWS
+    w = present & present >> _BITS & present >> 2 * _BITS & _RUN_STARTS
+    t = present & present >> 11 * _BITS & present >> 12 * _BITS & _COLOUR_STARTS  # 12-13-1
+    covered = w | w << _BITS | w << 2 * _BITS | t | t << 11 * _BITS | t << 12 * _BITS
+    lacking = present & ~(covered | _at_least(p, 3) * _COLOUR_STARTS)
+    if not lacking:
         return False
     if jokers == 0:
         return True
-    points = [(c, n) for c in range(4) for n in range(13) if need[c] >> (_BITS * n) & 1]
+    need = [lacking >> (_COLOUR * c) & _ONES for c in range(4)]
+    points = []
+    for c, q in enumerate(need):
+        while q:  # only the set bits: most racks need a line for few tiles
+            bit = q & -q
+            q ^= bit
+            points.append((c, (bit.bit_length() - 1) >> 2))
     if not _lines_cover(points, jokers):
         return True
     pairs = _at_least(p, 2)

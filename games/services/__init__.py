@@ -13,6 +13,7 @@ from .lifecycle import game_start, hand_deal, hand_next, table_start
 from .moves import MoveOutcome, move_submit
 from .quick import table_quick_join
 from .results import game_results_record
+from .reviews import hand_review_make
 from .staff import game_end, hand_void_redeal, seat_remove, table_close
 from .sweep import sweep_run, table_due
 from .tables import seat_leave, seat_take, table_create, tables_idle_close
@@ -34,6 +35,7 @@ __all__ = [
     "game_start",
     "hand_deal",
     "hand_next",
+    "hand_review_make",
     "hand_void_redeal",
     "invite_accept",
     "invite_cancel",

@@ -35,6 +35,7 @@ from .deadlines import DeadlineKind, deadline_kind_register
 from .errors import ServiceError
 from .invites import reserved_refusal, seats_reserved
 from .results import game_results_record, results_write
+from .reviews import hand_review_queue
 from .tables import game_running_check, table_bump, table_lock, version_check
 
 START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
@@ -166,8 +167,10 @@ def _hand_close(game: Game, hand: Hand, ended: engine.HandState, now) -> engine.
 def hand_end(game: Game, table: Table, hand: Hand, new_state: engine.HandState, now) -> bool:
     """A move ended the hand (a finish, or the stock ran out): apply it to the game. True when
     that was the game's last hand: the game is over and its results follow (the ``end``
-    deadline); otherwise the next deal follows after a pause (the ``next`` deadline)."""
+    deadline); otherwise the next deal follows after a pause (the ``next`` deadline). The
+    hand's review is worked out after commit (games.services.reviews)."""
     state = _hand_close(game, hand, new_state, now)
+    hand_review_queue(hand.pk)
     if state.over:
         game_finish(game, table, state, now)
         return True

@@ -58,10 +58,11 @@ def game_results_record(*, table_id, expected_version=None) -> bool:
 def results_write(game: Game, table) -> None:
     """Write the results of a game that is over and update its players' profiles (caller holds
     the lock, has checked there are no results yet, and bumps the version). A game ended by
-    staff before any hand counted is recorded but rates nobody."""
+    staff before any hand counted, or a practice game (``policy.practice``), is recorded but
+    rates nobody."""
     state = engine.game_from_dict(game.state)
     seats = list(table.seats.select_related("user__profile"))
     game.results = game_results(state, seats)
-    if state.hands_played:
+    if state.hands_played and not table.policy.practice:
         r = game.results
         profiles_update(game, table, r["places"], r["points"], r["counts"])

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine import parse_tile
-from games.labels import finish_label, mode_label
+from games.labels import finish_label, mode_label, move_label
 
 register = template.Library()
 
@@ -110,6 +110,16 @@ def seat_name(seat):
     if get("bot"):
         return _("Bot %(n)d") % {"n": get("index") + 1}
     return get("name")
+
+
+@register.filter(name="move_label")
+def move_label_filter(kind):
+    return move_label(kind)
+
+
+@register.filter(name="finish_label")
+def finish_label_filter(kind):
+    return finish_label(kind)
 
 
 @register.filter(name="mode_label")

@@ -43,6 +43,15 @@ def sign_in(browser, server, user, *, viewport=(1280, 800), **context_options):
     return page
 
 
+def wait_db(condition, timeout=40.0):
+    """Poll ``condition`` (its docstring says what is awaited) until it gives a true value."""
+    end = time.monotonic() + timeout
+    while not (value := condition()):
+        assert time.monotonic() < end, condition.__doc__
+        time.sleep(0.1)
+    return value
+
+
 def drag(page, source, target, steps=12):
     """Drag with the mouse as a person would (SortableJS runs in pointer fallback mode), once
     the tiles that slide (a draw, a discard) have landed."""

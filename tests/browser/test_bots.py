@@ -6,28 +6,18 @@ plays the bots (with short pauses, OKEY_BOT_PAUSE) and the timeouts. The start c
 live server's: 10 seconds.
 """
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.games.timing import turn_due_in
 
-from .play_support import players_make, sign_in, table_ready, version_of
+from .play_support import players_make, sign_in, table_ready, version_of, wait_db
 
 pytestmark = pytest.mark.browser
 
 
 def table_of(page) -> int:
     return int(page.url.rstrip("/").rsplit("/", 1)[1])
-
-
-def wait_db(condition, timeout=40.0):
-    end = time.monotonic() + timeout
-    while not (value := condition()):
-        assert time.monotonic() < end, condition.__doc__
-        time.sleep(0.1)
-    return value
 
 
 def test_people_watch_four_bots_play_a_whole_game(

@@ -420,7 +420,7 @@ def test_the_replay_steps_through_the_hand(staff_client, staff, mid_hand):
     hand = current_hand(mid_hand)
     services.hand_void_redeal(table_id=mid_hand.pk, staff=staff)
     url = reverse("admin:games_hand_replay", args=[hand.pk])
-    options = engine.TableOptions.from_dict(mid_hand.options)
+    options = mid_hand.rules
     moves = [m.as_engine_dict() for m in hand.moves.order_by("seq")]
     for step in range(len(moves) + 1):
         html = staff_client.get(url, {"step": step}).content.decode()

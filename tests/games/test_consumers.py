@@ -69,8 +69,10 @@ def public_tiles(state: engine.HandState) -> Counter:
     for pile in state.discards:
         shown = pile if state.pairs_declared else pile[-1:]
         seen += [fmt(t) for t in shown]
-    if state.pairs_declared:  # the histories show the tiles taken from the piles too
-        seen += [fmt(t) for _seat, _place, t in state.taken]
+    if state.pairs_declared:
+        # the histories that going for pairs opens show the tiles taken from the piles too:
+        # each went down face up before it was taken (okey-rules.md)
+        seen += [fmt(t) for _, _, t in state.taken]
     return Counter(seen)
 
 

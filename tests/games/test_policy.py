@@ -29,7 +29,12 @@ DOCUMENTED_RULES = {
     "indicator_bonus": True,
     "pairs_take_indicator": False,
 }
-DOCUMENTED_POLICY = {"private": False, "bots_fill": True, "bot_strength": "normal"}
+DOCUMENTED_POLICY = {
+    "private": False,
+    "bots_fill": True,
+    "bot_strength": "normal",
+    "practice": False,
+}
 
 
 def test_policy_defaults_are_the_documented_ones():
@@ -37,7 +42,7 @@ def test_policy_defaults_are_the_documented_ones():
     assert RuleOptions().to_dict() == DOCUMENTED_RULES
 
 
-@pytest.mark.parametrize("flag", ["private", "bots_fill"])
+@pytest.mark.parametrize("flag", ["private", "bots_fill", "practice"])
 def test_policy_flags_must_be_booleans(flag):
     assert getattr(TablePolicy.validated(**{flag: True}), flag) is True
     with pytest.raises(OptionError, match=f"{flag} must be true or false"):

@@ -82,10 +82,12 @@ def test_asked_again_within_the_second_the_table_follows_once(playing, users, mo
         comm, reads = await connected_and_counted(playing, users[1], monkeypatch)
         for _ in range(5):
             await comm.send_json_to({"action": "sync", "version": 1})
-        frames = await drain(comm)  # the first at once
-        later = await comm.receive_from(timeout=3)  # then one more, when the second is over
-        rest = await drain(comm, expect=0)
-        await comm.disconnect()
+        try:
+            frames = await drain(comm)  # the first at once
+            later = await comm.receive_from(timeout=3)  # then one more, when the second is over
+            rest = await drain(comm, expect=0)
+        finally:
+            await comm.disconnect()
         return frames, later, rest, reads
 
     frames, later, rest, reads = async_to_sync(body)()
@@ -128,7 +130,7 @@ def test_sockets_are_capped_per_address(playing, settings):
     settings.OKEY_SOCKETS_PER_ADDRESS = 3
 
     async def body():
-        socks = [await connect(playing, AnonymousUser()) for _ in range(4)]
+        socks = [await connect(playing, AnonymousUser(), "198.51.100.99") for _ in range(4)]
         elsewhere = await connect(playing, AnonymousUser(), "203.0.113.50")
         for comm in [*socks, elsewhere]:
             if comm is not None:

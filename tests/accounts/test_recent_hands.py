@@ -1,0 +1,52 @@
+"""A profile lists its player's recent hands, each linking to its review; a private table's
+hands only on the player's own profile."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.games.conftest import fixed_seed, game_started, table_full, users
+from tests.games.test_reviews import play_hand_as_bots
+
+__all__ = ["fixed_seed", "users"]  # fixtures shared with tests/games
+
+pytestmark = pytest.mark.django_db
+
+
+def review_links(html):
+    return re.findall(r'href="((?:/en)?/table/\d+/hand/\d+/review/)" data-review-link', html)
+
+
+@pytest.fixture
+def two_tables(users, fixed_seed, celery_eager, django_capture_on_commit_callbacks):
+    public = game_started(table_full(users, seats=2, hand_limit=3))
+    private = table_full(users, seats=2, hand_limit=3)
+    private.options = {**private.options, "private": True}
+    private.save(update_fields=["options"])
+    private = game_started(private)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_hand_as_bots(public, users)
+        play_hand_as_bots(private, users)
+    return public, private
+
+
+def test_the_profile_links_each_recent_hand_to_its_review(client, users, two_tables):
+    public, private = two_tables
+    client.force_login(users[1])
+    html = client.get(reverse("accounts:profile")).content.decode()
+    own = review_links(html)
+    assert own == [reverse("games:review", args=[t.pk, 1]) for t in (private, public)]
+    for url in own:  # and the player may open each
+        assert client.get(url).status_code == 200
+    # another visitor sees the public table's hand only
+    client.logout()
+    html = client.get(reverse("accounts:profile_detail", args=[users[1].pk])).content.decode()
+    assert review_links(html) == [reverse("games:review", args=[public.pk, 1])]
+
+
+def test_a_hand_still_in_play_is_not_listed(client, users, fixed_seed):
+    game_started(table_full(users, seats=2))
+    client.force_login(users[0])
+    html = client.get(reverse("accounts:profile")).content.decode()
+    assert review_links(html) == [] and "recent-hands" in html

@@ -1,0 +1,89 @@
+"""Hints: only in a practice game, alone with bots, on one's own turn, refused by the server
+otherwise; the hint is the engine's, from what the player can see."""
+
+import pytest
+from django.urls import reverse
+
+from games import engine, services
+from games.models import Table
+
+from .conftest import game_started
+from .helpers import hand_state
+
+pytestmark = pytest.mark.django_db
+
+
+def alone_with_bots(user, **options) -> Table:
+    table = services.table_create(manager=user, options={"seats": 2, **options})
+    return game_started(table)  # the bot takes the empty seat at the start
+
+
+def test_a_player_alone_with_bots_in_a_practice_game_gets_the_engines_hint(
+    client, users, fixed_seed
+):
+    table = alone_with_bots(users[0], practice=True)
+    state = hand_state(table)
+    me = table.seats.get(user=users[0]).index
+    client.force_login(users[0])
+    assert "data-hint-ask" in client.get(reverse("games:table", args=[table.pk])).content.decode()
+    if state.turn != me:  # the bot plays first: let it
+        for m in engine.bot_moves(state, state.turn):
+            services.move_submit(
+                table_id=table.pk, seat=state.turn, move=engine.move_to_dict(m),
+                expected_version=None, auto=True,
+            )  # fmt: skip
+        state = hand_state(table)
+    response = client.get(reverse("games:hint", args=[table.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    expected = engine.hint(state, me)
+    if expected.discard is not None:
+        assert f'data-tile="{engine.format_tile(expected.discard)}"' in html.split("hint-groups")[0]
+    grouped = [t for g in expected.groups for t in g]
+    assert html.count('data-tile="') >= len(grouped)
+
+
+def test_a_rated_game_never_offers_a_hint_and_the_server_refuses_one(client, users, fixed_seed):
+    table = alone_with_bots(users[0])
+    client.force_login(users[0])
+    assert (
+        "data-hint-ask" not in client.get(reverse("games:table", args=[table.pk])).content.decode()
+    )
+    response = client.get(reverse("games:hint", args=[table.pk]))
+    assert response.status_code == 403 and "data-tile" not in response.content.decode()
+
+
+def test_no_hint_where_another_person_plays(client, users, fixed_seed):
+    table = services.table_create(manager=users[0], options={"seats": 2, "practice": True})
+    services.seat_take(table_id=table.pk, user=users[1], index=1)
+    game_started(table)
+    for user in users[:2]:
+        client.force_login(user)
+        assert client.get(reverse("games:hint", args=[table.pk])).status_code == 403
+
+
+def test_no_hint_off_turn_nor_for_a_spectator(client, users, fixed_seed):
+    table = alone_with_bots(users[0], practice=True)
+    state = hand_state(table)
+    me = table.seats.get(user=users[0]).index
+    if state.turn == me:
+        services.move_submit(
+            table_id=table.pk, user=users[0], expected_version=None,
+            move={"kind": "discard", "tile": engine.format_tile(state.racks[me][0])},
+        )  # fmt: skip
+    client.force_login(users[0])
+    assert client.get(reverse("games:hint", args=[table.pk])).status_code == 403
+    client.force_login(users[2])
+    assert client.get(reverse("games:hint", args=[table.pk])).status_code == 403
+
+
+def test_a_practice_game_changes_no_rating(users, fixed_seed):
+    from games.services.results import results_write
+
+    table = alone_with_bots(users[0], practice=True)
+    game = table.game
+    game.state = {**game.state, "hands_played": 1, "over": True}
+    results_write(game, table)
+    users[0].profile.refresh_from_db()
+    assert (users[0].profile.games_played, users[0].profile.rating_points) == (0, 0)
+    assert game.results["places"]
