@@ -89,8 +89,10 @@ def touch_drag(page, source, target, steps=12):
 
 
 def _landed(page):
+    # a function, not an expression: Playwright evaluates an expression with eval, which the
+    # site's Content-Security-Policy refuses
     page.wait_for_function(
-        "document.getAnimations().every(a => a.constructor !== Animation || "
+        "() => document.getAnimations().every(a => a.constructor !== Animation || "
         "a.playState !== 'running')"
     )
 

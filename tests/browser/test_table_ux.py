@@ -13,6 +13,7 @@ from .play_support import (
     drag,
     layout_changed,
     layout_of,
+    players_make,
     table_ready,
     touch_drag,
     version_of,
@@ -248,9 +249,10 @@ def test_the_lobby_form_lines_its_fields_up(asgi_live_server, sign_in, duel):
         assert max(b["height"] for b in r) - min(b["height"] for b in r) < 1, r
 
 
-def test_no_invite_panel_at_a_table_of_bots(asgi_live_server, sign_in, duel):
-    users, _table = duel
-    page = sign_in(users[0])
+def test_no_invite_panel_at_a_table_of_bots(asgi_live_server, sign_in, django_user_model):
+    # a player in no other game: one running game per account (tests/security/test_f06)
+    (user,) = players_make(django_user_model, 1)
+    page = sign_in(user)
     page.goto(asgi_live_server.url + "/")
     page.locator("[data-bots-table]").click()
     page.wait_for_url("**/table/*/")
