@@ -193,6 +193,13 @@ def test_four_players_play_a_whole_game(
                 for page in pages:
                     top = page.locator(f'.pile[data-seat="{move["seat"]}"] .pile-top .tile')
                     expect(top).to_have_attribute("data-tile", move["tile"])
+            # the same player's other tab shows the same tiles: its own part comes apart from
+            # the move's event, so it may come a moment after the version everyone sees
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and sorted(filter(None, layout_of(twin))) != sorted(
+                filter(None, layout_of(pages[0]))
+            ):
+                time.sleep(0.05)
             assert sorted(filter(None, layout_of(twin))) == sorted(
                 filter(None, layout_of(pages[0]))
             )
