@@ -10,13 +10,12 @@ It creates a throwaway test database, seats four users at a Düz table and plays
 (the same deals every run) the way bench/load.py's players do: draw, then finish when
 ``engine.finishes`` finds a tile, else discard ``engine.best_discard``. For each move it times, in
 this thread's CPU time:
-- ``services.move_submit`` between two ``close_old_connections``, what a database thread of
-  daphne runs for ``TableConsumer.on_move`` (channels' DatabaseSyncToAsync), with the move's
-  broadcast held;
-- what daphne renders for the move: on its commit, its public event (``render.event_html``)
+- ``services.move_submit(publish=False)`` between two ``close_old_connections``, what the
+  sockets' database thread of daphne runs for ``TableConsumer.on_move`` (DatabaseSyncToAsync);
+- what daphne renders for the move: after its commit, its public event (``render.event_html``)
   once in each of the site's languages (``games.broadcast.event_messages``), and in each changed
   player's socket their own part (``render.own_html``), in that page's language (--lang);
-- for a move that ends the hand (no event: each page shows the whole table again), the four
+- for a move that ends the hand (the table changed: each page shows it whole again), the four
   players' full frames, each built as ``TableConsumer.frame_render`` builds it (a read of the
   table and the frame).
 It also reports the bytes (UTF-8, in --lang) each player's socket receives for a move: the
@@ -94,13 +93,10 @@ def main():
     from django.db import close_old_connections
     from django.utils import translation
 
-    from games import broadcast, engine, render, services
+    from games import engine, render, services
     from games.consumers import TableConsumer
-    from games.events import OwnView
+    from games.events import MoveEvent, OwnView
     from games.models import Game, Hand
-
-    # the move's broadcast is held: its renders are timed apart, below, and nothing listens
-    broadcast.event_publish = lambda event: None
 
     profiler = None
     if args.profile:
@@ -150,11 +146,11 @@ def main():
             close_old_connections()  # before and after, as channels' DatabaseSyncToAsync does
             outcome = services.move_submit(
                 table_id=table.pk, user=users[seat], move=move, expected_version=game.version,
-                idempotency_key=uuid.uuid4().hex,
+                idempotency_key=uuid.uuid4().hex, publish=False,
             )  # fmt: skip
             close_old_connections()
             t1 = time.thread_time()
-            if outcome.event is not None:
+            if isinstance(outcome.event, MoveEvent):
                 public, own = renders(outcome.event)
                 frames = [public + own.get(i, "") for i in range(len(sockets))]
             else:  # the hand's end: every socket renders its viewer's whole table
@@ -168,7 +164,7 @@ def main():
             sizes = [len(html.encode()) for html in frames]
             viewer_bytes += sizes
             move_bytes.append(sum(sizes))
-            if outcome.event is not None:
+            if isinstance(outcome.event, MoveEvent):
                 event_bytes.append(len(public.encode()))
                 own_bytes += [len(html.encode()) for html in own.values()]
             moves += 1

@@ -64,27 +64,41 @@ def event_publish(event: MoveEvent | TableChanged) -> None:
         messages_send(event_messages(event))
 
 
+def move_messages(outcome) -> list[tuple[str, dict]]:
+    """What a committed move (a MoveOutcome of ``move_submit(publish=False)``) sends, rendered:
+    its event, and the lobby's news when it ended the game."""
+    out = event_messages(outcome.event) if outcome.event is not None else []
+    if outcome.game_over:
+        out.append(LOBBY_MESSAGE)
+    return out
+
+
 def chat_publish(table_id: int, message: ChatMessage) -> None:
     line = selectors.chat_line(message)
     html = render.in_every_language(lambda: render.chat_line_html(line))
     messages_send([(table_group(table_id), {"type": "chat.line", "html": html})])
 
 
+LOBBY_MESSAGE = (LOBBY_GROUP, {"type": "lobby.changed"})
+
+
 def lobby_changed() -> None:
-    messages_send([(LOBBY_GROUP, {"type": "lobby.changed"})])
+    messages_send([LOBBY_MESSAGE])
 
 
 def messages_send(messages: list[tuple[str, dict]]) -> None:
-    """Send from sync code (a service's commit, in a socket's database thread or a worker), in
-    one trip to the event loop however many groups there are."""
+    """Send from sync code (a service's commit, in a request's thread or a worker), in one trip
+    to the event loop however many groups there are."""
+    if messages:
+        async_to_sync(messages_asend)(messages)
+
+
+async def messages_asend(messages: list[tuple[str, dict]]) -> None:
+    """Send from the event loop (a socket, once its database thread has returned)."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
     try:
-        async_to_sync(_send_all)(layer, messages)
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
     except Exception:  # the channel layer is down: pages heal from their versions
         logger.exception("broadcast to %s failed", [group for group, _ in messages])
-
-
-async def _send_all(layer, messages) -> None:
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))

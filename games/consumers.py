@@ -10,7 +10,8 @@ extension swaps in (games.render says which frames there are). A socket joins it
 at the table (their rack and moves). It renders only its own viewer's whole table: when it
 connects, when the page reports a gap in the versions, and after a change of the table's life.
 A move is answered through the groups like everyone else's; a refusal only to the mover.
-Services run whole inside one ``database_sync_to_async`` call: no transaction spans an await.
+Services run whole inside one call to a database thread (games.sockets): no transaction spans
+an await.
 """
 
 import asyncio
@@ -21,7 +22,6 @@ from collections import deque
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -34,7 +34,7 @@ from games.invite_selectors import my_tables
 from games.models import Game, Table
 from games.privacy import table_open_to
 from games.services import ServiceError
-from games.sockets import open_sockets, socket_identity
+from games.sockets import PooledDispatch, in_db_thread, open_sockets, socket_identity
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_CHARS = 2000
@@ -120,7 +120,7 @@ class GoneClientSend:
             pass  # the disconnect message follows, and is handled as any other
 
 
-class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
+class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
@@ -128,7 +128,7 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         self.sent_version = 0
         self.full_asked, self.full_later = -FULL_FRAME_GAP, None
         self.flood = FloodGuard()
-        if not await database_sync_to_async(self.table_open)():
+        if not await in_db_thread(self.table_open)():
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.groups_joined = [broadcast.table_group(self.table_id)]
@@ -221,12 +221,8 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
             return
         key = content.get("key")
         try:
-            await database_sync_to_async(services.move_submit)(
-                table_id=self.table_id,
-                user=self.user,
-                move=move,
-                expected_version=version,
-                idempotency_key=key if isinstance(key, str) else None,
+            committed, messages = await in_db_thread(self.move_play)(
+                move, version, key if isinstance(key, str) else None
             )
         except ServiceError as e:
             # a refusal is an everyday event: one line, no traceback
@@ -236,7 +232,11 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
             if e.code == "stale":  # the mover's page is behind: the table as it is now
                 await self.frame_asked()
             return
-        # the move's event reaches this socket through the table's group, as everyone's does
+        # sent from here, not on commit in the database thread: that thread would wait for this
+        # loop to send them, and every other table's move would wait for it. The move's event
+        # reaches this socket through the table's group, as everyone's does.
+        await broadcast.messages_asend(messages)
+        metrics.EVENT_BROADCAST_SECONDS.observe(time.perf_counter() - committed)
 
     async def on_sync(self, content):
         """The page asks whether it is up to date (its heartbeat), or reports a gap."""
@@ -245,13 +245,13 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
             if isinstance(version, bool) or not isinstance(version, int):
                 await self.refuse(_("That message is not understood."))
                 return
-            if version == await database_sync_to_async(self.version_read)():
+            if version == await in_db_thread(self.version_read)():
                 return
         await self.frame_asked(chat=True)
 
     async def on_chat(self, content):
         try:
-            await database_sync_to_async(services.chat_post)(
+            await in_db_thread(services.chat_post)(
                 table_id=self.table_id, user=self.user, text=content.get("text")
             )
         except ServiceError as e:
@@ -263,6 +263,19 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         """Only the mover hears a refusal, and it costs no read of the table."""
         with translation.override(self.lang):
             await self.send(text_data=render.message_html(str(message)))
+
+    def move_play(self, move, version, key) -> tuple[float, list[tuple[str, dict]]]:
+        """Apply the move; when it committed, and what it sends, rendered (in the database
+        thread, off the loop)."""
+        outcome = services.move_submit(
+            table_id=self.table_id,
+            user=self.user,
+            move=move,
+            expected_version=version,
+            idempotency_key=key,
+            publish=False,
+        )
+        return time.perf_counter(), broadcast.move_messages(outcome)
 
     def table_open(self) -> bool:
         """Whether the table exists for this viewer (a private one only for its people)."""
@@ -289,7 +302,7 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         await self.frame_asked(chat=chat)
 
     async def frame_full(self, *, chat=False):
-        return await database_sync_to_async(self.frame_render)(chat)
+        return await in_db_thread(self.frame_render)(chat)
 
     def frame_render(self, chat):
         """(version, html) of this socket's viewer's whole table, or None if it is gone."""
@@ -309,14 +322,14 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class LobbyConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
+class LobbyConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         self.lang = scope_language(self.scope)
         self.user = self.scope.get("user")
         self.flood = FloodGuard()
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self.tables_render)())
+        await self.send(text_data=await in_db_thread(self.tables_render)())
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
@@ -327,7 +340,7 @@ class LobbyConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FLOOD)
 
     async def lobby_changed(self, event):
-        await self.send(text_data=await database_sync_to_async(self.tables_render)())
+        await self.send(text_data=await in_db_thread(self.tables_render)())
 
     def tables_render(self) -> str:
         with translation.override(self.lang):

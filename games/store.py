@@ -1,8 +1,8 @@
 """How a hand is loaded and saved for a move: the one place that knows the rows a move touches.
 
-A move locks its table's Game row (and the Table, which the same statement joins), then reads
-the latest hand and the seats with their players' names; it writes the hand and appends the
-move. Two implementations of the same operations, chosen by ``settings.OKEY_MOVE_STORE``:
+A move locks its table's Game row (and the Table), and reads the latest hand and the seats with
+their players' names; it writes the hand and the game, and appends the move. Two
+implementations of the same operations, chosen by ``settings.OKEY_MOVE_STORE``:
 
 - ``"orm"``: plain ORM, on any database. The lock is ``select_for_update``, which does nothing
   on SQLite, where the version check and ``UniqueConstraint(hand, seq)`` keep a move from
@@ -11,7 +11,9 @@ move. Two implementations of the same operations, chosen by ``settings.OKEY_MOVE
   what the ORM costs a move, in the daphne process that every socket at the table shares; these
   statements are written once, at import, from the models' own fields, so a new field is read
   and written without a change here. Rows become model instances through ``Model.from_db`` and
-  the fields' own converters, as the ORM makes them.
+  the fields' own converters, as the ORM makes them. A move's reads are one statement and its
+  writes another (the updates as data-modifying WITH clauses of the insert): each trip to
+  PostgreSQL is one more wait in the thread that runs every socket's moves.
 
 Both are under test (tests/games/test_store.py); everything else in a move is the same code.
 """
@@ -25,9 +27,11 @@ from games.models import Game, Hand, Move, Seat, Table
 
 # the players' rows as select_related("user__profile") reaches them, without naming accounts
 User = Seat._meta.get_field("user").related_model
-Profile = User._meta.get_field("profile").related_model
+_USER_PROFILE = User._meta.get_field("profile")
+Profile = _USER_PROFILE.related_model
 
 HAND_MOVE_FIELDS = ("state", "version", "turn_started", "over", "ended", "result")
+GAME_FIELDS = ("version", "state", "status", "started", "ended", "results", "deadline")
 GAME_MOVE_FIELDS = ("version", "deadline")  # a move within a hand leaves the rest alone
 
 
@@ -65,11 +69,12 @@ def game_lock(table_id) -> Game | None:
 
 
 def move_rows_lock(table_id) -> MoveRows | None:
+    if _sql():
+        key = table_key(table_id)
+        return None if key is None else _move_rows_sql(key)
     game = game_lock(table_id)
     if game is None:
         return None
-    if _sql():
-        hand, seats = _hand_latest_sql(game.pk), _seats_sql(game.table_id)
     else:
         hand = Hand.objects.filter(game=game).order_by("-number").first()
         seats = list(
@@ -80,27 +85,16 @@ def move_rows_lock(table_id) -> MoveRows | None:
     return MoveRows(game=game, table=game.table, hand=hand, seats=seats)
 
 
-def hand_save(hand: Hand) -> None:
-    # only what a move changes: the seed, commitment and deal stay as they were written
+def move_save(hand: Hand, game: Game, move: Move, *, game_whole: bool) -> None:
+    """Write what a move changed: the hand (not its seed, commitment or deal, which stay as they
+    were written), the game (``game_whole``: every field a hand's end changes; else only its
+    version and deadline, not its growing state) and the new move, whose id it sets."""
     if _sql():
-        _row_update_sql(_HAND_SAVE, _HAND_SAVE_FIELDS, hand)
-    else:
-        hand.save(update_fields=HAND_MOVE_FIELDS)
-
-
-def game_move_save(game: Game) -> None:
-    """The game's fields that a move within a hand changes: its version and deadline."""
-    if _sql():
-        _row_update_sql(_GAME_SAVE, _GAME_SAVE_FIELDS, game)
-    else:
-        game.save(update_fields=GAME_MOVE_FIELDS)
-
-
-def move_append(move: Move) -> None:
-    if _sql():
-        _move_insert_sql(move)
-    else:
-        move.save(force_insert=True)
+        _move_save_sql(hand, game, move, _MOVE_SAVE_WHOLE if game_whole else _MOVE_SAVE)
+        return
+    hand.save(update_fields=HAND_MOVE_FIELDS)
+    game.save(update_fields=GAME_FIELDS if game_whole else GAME_MOVE_FIELDS)
+    move.save(force_insert=True)
 
 
 def move_by_key(hand: Hand, key: str) -> Move | None:
@@ -157,34 +151,51 @@ _GAME_LOCK = (
     f"SELECT {_GAME.columns}, {_TABLE.columns} FROM {_table(Game)} g "
     f'JOIN {_table(Table)} t ON t."id" = g."table_id" WHERE g."table_id" = %s FOR UPDATE'
 )
-_HAND_LATEST = (
-    f'SELECT {_HAND.columns} FROM {_table(Hand)} h WHERE h."game_id" = %s '
-    'ORDER BY h."number" DESC LIMIT 1'
-)
-_SEATS = (
-    f"SELECT {_SEAT.columns}, {_USER.columns}, {_PROFILE.columns} FROM {_table(Seat)} s "
+# A move's reads after its lock, in one statement: a row per seat, each with the table's latest
+# hand (decoded from the first row only). Not in the locking statement: one that waited for the
+# lock sees the locked rows as committed, but joined rows as they were when it began (READ
+# COMMITTED), and would miss the hand that the lock's holder dealt.
+_HAND_SEATS = (
+    f"SELECT {_HAND.columns}, {_SEAT.columns}, {_USER.columns}, {_PROFILE.columns} "
+    f"FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT * FROM {_table(Hand)} h "
+    'WHERE h."game_id" = %s ORDER BY h."number" DESC LIMIT 1) h ON true '
+    f'LEFT JOIN {_table(Seat)} s ON s."table_id" = %s '
     f'LEFT JOIN {_table(User)} u ON u."id" = s."user_id" '
     f'LEFT JOIN {_table(Profile)} p ON p."user_id" = u."id" '
-    'WHERE s."table_id" = %s ORDER BY s."index"'
+    'ORDER BY s."index"'
 )
 
 
-def _update(model, names) -> tuple[list, str]:
-    fields = [model._meta.get_field(name) for name in names]
-    sets = ", ".join(f'"{f.column}" = %s' for f in fields)
-    return fields, f'UPDATE {_table(model)} SET {sets} WHERE "id" = %s'
+def _fields(model, names) -> list:
+    return [model._meta.get_field(name) for name in names]
 
 
-_HAND_SAVE_FIELDS, _HAND_SAVE = _update(Hand, HAND_MOVE_FIELDS)
-_GAME_SAVE_FIELDS, _GAME_SAVE = _update(Game, GAME_MOVE_FIELDS)
+def _sets(fields) -> str:
+    return ", ".join(f'"{f.column}" = %s' for f in fields)
+
+
+_HAND_SAVE_FIELDS = _fields(Hand, HAND_MOVE_FIELDS)
 _MOVE_FIELDS = [f for f in Move._meta.concrete_fields if not f.primary_key]
-_MOVE_INSERT = (
-    f"INSERT INTO {_table(Move)} ("
-    + ", ".join(f'"{f.column}"' for f in _MOVE_FIELDS)
-    + ") VALUES ("
-    + ", ".join(["%s"] * len(_MOVE_FIELDS))
-    + ') RETURNING "id"'
-)
+
+
+def _move_save_statement(game_names) -> tuple[list, str]:
+    """(the game's fields, the statement) that writes a move: the hand's and the game's updates
+    run whole whether or not the insert reads them (PostgreSQL's rule for WITH)."""
+    game_fields = _fields(Game, game_names)
+    return game_fields, (
+        f"WITH hand_saved AS (UPDATE {_table(Hand)} SET {_sets(_HAND_SAVE_FIELDS)} "
+        'WHERE "id" = %s), '
+        f'game_saved AS (UPDATE {_table(Game)} SET {_sets(game_fields)} WHERE "id" = %s) '
+        f"INSERT INTO {_table(Move)} ("
+        + ", ".join(f'"{f.column}"' for f in _MOVE_FIELDS)
+        + ") VALUES ("
+        + ", ".join(["%s"] * len(_MOVE_FIELDS))
+        + ') RETURNING "id"'
+    )
+
+
+_MOVE_SAVE = _move_save_statement(GAME_MOVE_FIELDS)
+_MOVE_SAVE_WHOLE = _move_save_statement(GAME_FIELDS)
 
 
 def _game_lock_sql(table_id: int) -> Game | None:
@@ -198,41 +209,50 @@ def _game_lock_sql(table_id: int) -> Game | None:
     return game
 
 
-def _hand_latest_sql(game_id: int) -> Hand | None:
+def _move_rows_sql(table_id: int) -> MoveRows | None:
+    game = _game_lock_sql(table_id)
+    if game is None:
+        return None
     with connection.cursor() as cursor:
-        cursor.execute(_HAND_LATEST, [game_id])
-        row = cursor.fetchone()
-    return None if row is None else _HAND.instance(row)
-
-
-def _seats_sql(table_id: int) -> list[Seat]:
-    with connection.cursor() as cursor:
-        cursor.execute(_SEATS, [table_id])
+        cursor.execute(_HAND_SEATS, [game.pk, game.table_id])
         rows = cursor.fetchall()
+    hand_end = len(_HAND)
+    seat_end = hand_end + len(_SEAT)
+    user_end = seat_end + len(_USER)
+    first = rows[0]  # one row at least, from the left of every join
+    hand = None if first[0] is None else _HAND.instance(first[:hand_end])
     seats = []
-    user_end = len(_SEAT) + len(_USER)
     for row in rows:
-        seat = _SEAT.instance(row[: len(_SEAT)])
+        if row[hand_end] is None:  # a table without seats: no seat joined
+            continue
+        seat = _SEAT.instance(row[hand_end:seat_end])
         if seat.user_id is None:
             seat.user = None
         else:
-            user = _USER.instance(row[len(_SEAT) : user_end])
+            user = _USER.instance(row[seat_end:user_end])
             if row[user_end] is not None:  # a profile's id: every player has one
                 user.profile = _PROFILE.instance(row[user_end:])
+            else:  # as select_related leaves it: known to be missing, not read again per use
+                _USER_PROFILE.set_cached_value(user, None)
             seat.user = user
         seats.append(seat)
-    return seats
+    return MoveRows(game=game, table=game.table, hand=hand, seats=seats)
 
 
-def _row_update_sql(statement: str, fields: list, instance) -> None:
-    params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+def _prep(fields, instance) -> list:
+    return [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+
+
+def _move_save_sql(hand: Hand, game: Game, move: Move, statement: tuple[list, str]) -> None:
+    game_fields, sql = statement
+    params = [
+        *_prep(_HAND_SAVE_FIELDS, hand),
+        hand.pk,
+        *_prep(game_fields, game),
+        game.pk,
+        *[f.get_db_prep_save(f.pre_save(move, True), connection) for f in _MOVE_FIELDS],
+    ]
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*params, instance.pk])
-
-
-def _move_insert_sql(move: Move) -> None:
-    params = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in _MOVE_FIELDS]
-    with connection.cursor() as cursor:
-        cursor.execute(_MOVE_INSERT, params)
+        cursor.execute(sql, params)
         move.pk = cursor.fetchone()[0]
     move._state.adding, move._state.db = False, connection.alias

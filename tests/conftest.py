@@ -7,6 +7,7 @@
   (`asgi_live_server` in tests/browser/conftest.py) sees the same data.
 - The cache (locmem in tests, see the plugin) is cleared before every test, so rate-limit
   counters never leak from one test into the next.
+- The sockets' database threads (games.sockets; PostgreSQL only) stop after each test.
 - Passwords are hashed with a fast hasher: PBKDF2's cost is for attackers, not for tests.
 - Browser tests run last: they are the slowest, and the quick tests fail first.
 """
@@ -46,6 +47,17 @@ def _cache_clear():
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _socket_db_threads_stop():
+    """The sockets' database threads end with each test that started them, their connections
+    closed: the next test's flush and the run's final drop of the test database wait for no
+    connection of theirs."""
+    yield
+    from games.sockets import db_threads_stop
+
+    db_threads_stop()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -41,6 +41,8 @@ def users_create(prefix: str, count: int, *, with_password: int = 0) -> list:
     from allauth.account.models import EmailAddress
     from django.contrib.auth import get_user_model
 
+    from accounts.models import Profile, display_name_key
+
     User = get_user_model()
     users = []
     for i in range(count):
@@ -54,6 +56,13 @@ def users_create(prefix: str, count: int, *, with_password: int = 0) -> list:
     users = User.objects.bulk_create(users)
     EmailAddress.objects.bulk_create(
         EmailAddress(user=u, email=u.email, verified=True, primary=True) for u in users
+    )
+    # bulk_create sends no post_save, so the profile that every signed-up player has is made
+    # here (the site names players from it; a player without one costs a query per read)
+    Profile.objects.bulk_create(
+        Profile(user=u, display_name=name, name_key=display_name_key(name))
+        for u in users
+        for name in [u.email.split("@")[0]]
     )
     return users
 

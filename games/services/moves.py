@@ -8,12 +8,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, engine, events, metrics, store
-from games.events import MoveEvent
+from games.events import MoveEvent, TableChanged
 from games.models import Game, Move, Seat
 
 from .errors import ServiceError, engine_error
 from .lifecycle import hand_end
-from .tables import table_bump, version_check
+from .tables import table_version_next, version_check
 
 MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
 
@@ -30,7 +30,9 @@ class MoveOutcome:
     duplicate: bool = False  # a retry of an applied move: nothing was applied again
     state: engine.HandState | None = None  # the hand after the move (None for a retry)
     move: Move | None = None
-    event: MoveEvent | None = None  # None for a retry, and for a move that ended the hand
+    # What the pages hear: the move itself, or at a hand's end the whole table changed (the
+    # results, every rack shown: each page shows it whole). None for a retry.
+    event: MoveEvent | TableChanged | None = None
 
 
 def _malformed(detail=None) -> ServiceError:
@@ -92,18 +94,28 @@ def _outcome_of(move: Move) -> MoveOutcome:
 
 
 def move_submit(
-    *, table_id, user=None, seat=None, move, expected_version, idempotency_key=None, auto=False
+    *,
+    table_id,
+    user=None,
+    seat=None,
+    move,
+    expected_version,
+    idempotency_key=None,
+    auto=False,
+    publish=True,
 ) -> MoveOutcome:
     """Apply one move at most once, and return what it committed.
 
     ``user`` is the mover for a person; server-side callers (timeouts, bots) pass ``seat`` and
     no user. ``expected_version`` is the table version the mover saw (None: do not check).
+    ``publish=False``: the caller sends ``outcome.event`` itself (a socket, from its event loop,
+    so that its database thread does not wait on the loop); otherwise it is sent on commit.
     Raises ServiceError, with nothing changed, for any move that is refused.
     """
     clean = _move_clean(move)
     key = _key_clean(idempotency_key)
     try:
-        outcome = _move_apply(table_id, user, seat, clean, expected_version, key, auto)
+        outcome = _move_apply(table_id, user, seat, clean, expected_version, key, auto, publish)
         if not outcome.duplicate:
             metrics.MOVES.inc()
         return outcome
@@ -117,7 +129,7 @@ def move_submit(
         return _outcome_of(done)
 
 
-def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> MoveOutcome:
+def _move_apply(table_id, user, seat, clean, expected_version, key, auto, publish) -> MoveOutcome:
     with transaction.atomic():
         rows = store.move_rows_lock(table_id)
         if rows is None:
@@ -151,16 +163,13 @@ def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> Mov
         if new.turn != state.turn or new.phase == "over":
             hand.turn_started = now
         game_over = hand_end(game, table, hand, new, now) if new.phase == "over" else False
-        store.hand_save(hand)
         if not auto and (row.away or row.timeouts_in_row):
-            # the player acted: they are back (before the bump, which sets their turn's time)
+            # the player acted: they are back (before the deadline, which sets their turn's time)
             row.away, row.timeouts_in_row = False, 0
             row.save(update_fields=["away", "timeouts_in_row"])
         over = new.phase == "over"
-        # the bump also sets the table's next deadline: this turn's, the next deal, the results
-        version = table_bump(
-            game, lobby=game_over, hand=hand, seats=seats, game_changed=over, announce=over
-        )
+        # with the table's next deadline: this turn's, the next deal, the results
+        version = table_version_next(game, hand=hand, seats=seats)
         done = Move(
             hand=hand,
             seq=hand.version,
@@ -172,17 +181,20 @@ def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> Mov
             version=version,
             idempotency_key=key,
         )
-        store.move_append(done)
-        event = None
-        if not over:
-            # A move within a hand is sent as itself. A hand's end changes the whole table (the
-            # results, every rack shown): table_bump announced it, and each page shows it whole.
+        # a hand's end changed the game's state and status too
+        store.move_save(hand, game, done, game_whole=over)
+        if over:
+            event = TableChanged(table_id=table.pk, version=version)
+        else:
             event = events.move_event(
                 table=table, game=game, seats=seats, hand=hand, gstate=gstate, before=before,
                 own_before=own_before, state=state, new=new, seat=row.index, kind=clean["kind"],
                 tile=clean.get("tile", "").upper() or None,
             )  # fmt: skip
+        if publish:
             transaction.on_commit(partial(broadcast.event_publish, event))
+            if game_over:
+                transaction.on_commit(broadcast.lobby_changed)
         return MoveOutcome(
             version=version,
             seq=hand.version,

@@ -42,35 +42,22 @@ def version_check(game: Game, expected_version) -> None:
         )
 
 
-GAME_FIELDS = ("version", "state", "status", "started", "ended", "results", "deadline")
-
-
-def table_bump(
-    game: Game,
-    *,
-    lobby: bool = False,
-    hand=None,
-    seats=None,
-    game_changed: bool = True,
-    announce: bool = True,
-) -> int:
-    """Count one visible change; its pages hear of it once the transaction commits.
-
-    The server's next action at the table is worked out again (``deadline_arm``): pass the
-    current ``hand`` and the table's ``seats`` when the caller has them, to spare queries.
-    ``game_changed=False``: the caller changed nothing else on the game (a move within a hand),
-    so only its version and deadline are written, not its growing state. ``announce=False``: the
-    caller publishes its own event for this version (a move does).
-    """
+def table_version_next(game: Game, *, hand=None, seats=None) -> int:
+    """Count one visible change on ``game`` (not saved) and work the table's next action out
+    again (``deadline_arm``): pass the current ``hand`` and the table's ``seats`` when the caller
+    has them, to spare queries. A move saves the game with its other rows (store.move_save)."""
     game.version += 1
     deadline_arm(game, hand=hand, seats=seats)
-    if game_changed:
-        game.save(update_fields=GAME_FIELDS)
-    else:
-        store.game_move_save(game)
-    if announce:
-        changed = TableChanged(table_id=game.table_id, version=game.version)
-        transaction.on_commit(partial(broadcast.event_publish, changed))
+    return game.version
+
+
+def table_bump(game: Game, *, lobby: bool = False, hand=None, seats=None) -> int:
+    """Count one visible change and save the game; its pages hear of it once the transaction
+    commits (each shows its viewer's whole table again)."""
+    table_version_next(game, hand=hand, seats=seats)
+    game.save(update_fields=store.GAME_FIELDS)
+    changed = TableChanged(table_id=game.table_id, version=game.version)
+    transaction.on_commit(partial(broadcast.event_publish, changed))
     if lobby:
         transaction.on_commit(broadcast.lobby_changed)
     return game.version

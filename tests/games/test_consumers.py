@@ -430,19 +430,19 @@ async def test_a_lost_event_shows_as_a_gap_and_a_sync_heals_it(users, fixed_seed
     page's, and the page's sync with its own version gets the whole table."""
     from games import broadcast
 
-    sent = broadcast.messages_send
+    sent = broadcast.messages_asend
     calls = []
 
-    def first_lost(messages):
+    async def first_lost(messages):
         calls.append(messages)
         if len(calls) > 1:
-            sent(messages)
+            await sent(messages)
 
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     socks = [await connect(table, u) for u in users]
     for sock in socks:
         await sock.receive_from()
-    monkeypatch.setattr(broadcast, "messages_send", first_lost)
+    monkeypatch.setattr(broadcast, "messages_asend", first_lost)
     version = await sync_to_async(version_of)(table)
     rng = random.Random(3)
     for _ in range(2):

@@ -54,13 +54,13 @@ def test_a_failing_write_leaves_nothing_behind(users, fixed_seed, published, mon
     first = move_random(table, users, random.Random(2))
     before, version = Move.objects.count(), version_of(table)
     del published[:]
-    append = store.move_append
+    save = store.move_save
 
-    def clashing(move):  # the move's place in the log is already taken
+    def clashing(hand, game, move, **kwargs):  # the move's place in the log is already taken
         move.seq = first.seq
-        append(move)
+        save(hand, game, move, **kwargs)
 
-    monkeypatch.setattr(store, "move_append", clashing)
+    monkeypatch.setattr(store, "move_save", clashing)
     state = hand_state(table)
     move = random_move(state, random.Random(3))
     move.pop("seat")

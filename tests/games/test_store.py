@@ -13,6 +13,7 @@ from django.db import transaction
 
 from games import engine, services, store
 from games.models import Game, Hand, Move, Seat
+from games.names import player_name
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, random_move, version_of
@@ -62,6 +63,24 @@ def test_both_stores_read_the_same_rows(users, fixed_seed, in_memory_layer, sett
         u.profile.display_name for u in users[:3]
     ]
     assert sql["seats"][3][1] is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("which", ["sql", "orm"])
+def test_a_player_without_a_profile_is_named_without_a_query_per_read(
+    users, fixed_seed, in_memory_layer, settings, which, django_assert_num_queries
+):
+    # accounts made outside sign-up (a script's bulk insert) have no profile: the move path
+    # names them from their login, and must not ask the database again at every seat's read
+    table = game_started(table_full(users))
+    users[1].profile.delete()
+    with transaction.atomic():
+        settings.OKEY_MOVE_STORE = which
+        rows = store.move_rows_lock(table.pk)
+    with django_assert_num_queries(0):
+        names = [player_name(s.user) for s in rows.seats]
+    assert names[1] == users[1].get_username().split("@")[0]
+    assert names[0] == users[0].profile.display_name
 
 
 @pytest.mark.django_db
