@@ -167,9 +167,9 @@ OKEY_MOVE_STORE = env.str(
 if OKEY_MOVE_STORE not in ("sql", "orm"):
     raise ImproperlyConfigured("OKEY_MOVE_STORE is sql or orm")
 # How many threads run the sockets' database work in each daphne process (games.sockets), each
-# with its own connection; 0: Channels' own thread, which the site's requests share. More than
-# one cost more CPU a move than they saved in waiting (the threads contend for the GIL).
-OKEY_SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=1)
+# with its own connection; 0: Channels' own thread, which the site's requests share. Two let one
+# move's queries wait while another's run; more only contend for the GIL.
+OKEY_SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=2)
 
 # --- redis: channel layer, celery broker, cache --------------------------------------------------
 REDIS_SOCKET = VAR_DIR / "redis.sock"
