@@ -160,7 +160,7 @@ def main():
                 profiler.disable()
             applied.append(t1 - t0)
             whole.append(t2 - t0)
-            (rendered if outcome.event is not None else ended).append(t2 - t1)
+            (rendered if isinstance(outcome.event, MoveEvent) else ended).append(t2 - t1)
             sizes = [len(html.encode()) for html in frames]
             viewer_bytes += sizes
             move_bytes.append(sum(sizes))
