@@ -89,8 +89,12 @@ def lobby_changed() -> None:
 def messages_send(messages: list[tuple[str, dict]]) -> None:
     """Send from sync code (a service's commit, in a request's thread or a worker), in one trip
     to the event loop however many groups there are."""
-    if messages:
+    if not messages:
+        return
+    try:
         async_to_sync(messages_asend)(messages)
+    except Exception:  # no way to the loop from here: pages heal from their versions
+        logger.exception("broadcast to %s failed", [group for group, _ in messages])
 
 
 async def messages_asend(messages: list[tuple[str, dict]]) -> None:
