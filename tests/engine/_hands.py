@@ -69,6 +69,19 @@ def make_hand(
     return replace(state, **fields) if fields else state
 
 
+def left_discarded(rack14, tile, **fields):
+    """Seat 1, holding ``rack14``, is to draw; seat 0 has just discarded ``tile``."""
+    return make_hand(
+        [None, rack14, None, None],
+        turn=1,
+        phase="draw",
+        discards=[tile, "", "", ""],
+        last_discarder=0,
+        played=(True, False, False, False),
+        **fields,
+    )
+
+
 def all_tiles(state: HandState) -> Counter:
     """Every tile the state holds somewhere: racks, stock, piles, indicator, finishing tile."""
     c = Counter(state.stock)

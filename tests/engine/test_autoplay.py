@@ -27,23 +27,11 @@ from games.engine import (
 )
 from games.engine.finish import FINISH_FACTOR
 
-from ._hands import all_tiles, hand_with_winner, make_hand, random_move
+from ._hands import all_tiles, hand_with_winner, left_discarded, make_hand, random_move
 
 T = parse_tile
 WIN14 = "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 Y10 Y11"
 WIN13 = "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 Y10"
-
-
-def left_discarded(rack14, tile):
-    """Seat 1, holding ``rack14``, is to draw; seat 0 has just discarded ``tile``."""
-    return make_hand(
-        [None, rack14, None, None],
-        turn=1,
-        phase="draw",
-        discards=[tile, "", "", ""],
-        last_discarder=0,
-        played=(True, False, False, False),
-    )
 
 
 def apply_all(state, moves):

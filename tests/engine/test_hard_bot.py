@@ -22,7 +22,7 @@ from games.engine import (
     seat_knowledge,
 )
 
-from ._hands import make_hand, random_move
+from ._hands import left_discarded, make_hand, random_move
 
 T = parse_tile
 PLAY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=40)
@@ -131,3 +131,37 @@ def test_bot_discard_needs_a_rack_that_has_drawn():
             assert "not its turn to discard" in str(e)
         else:
             raise AssertionError("a rack of 14 has nothing to put down")
+
+
+WIN13 = "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 Y10"
+
+
+def test_hard_bot_takes_the_left_discard_that_finishes_and_finishes():
+    s = left_discarded(WIN13 + " K1", "Y11")
+    assert bot_moves(s, 1, "hard") == [TakeDiscard(1), Finish(1, T("K1"))]
+
+
+def test_hard_bot_takes_a_left_tile_that_completes_a_meld():
+    # Y9 makes Y7 Y8 Y9: three more tiles in melds, a sure step where a draw is a gamble
+    s = left_discarded("R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 R10 K4 B12", "Y9")
+    moves = bot_moves(s, 1, "hard")
+    assert moves[0] == TakeDiscard(1)
+    assert isinstance(moves[1], Discard) and moves[1].tile in parse_tiles("R10 K4 B12")
+
+
+def test_hard_bot_takes_a_left_okey():
+    s = left_discarded("R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 R10 K4 B12", "Y5")
+    assert bot_moves(s, 1, "hard")[0] == TakeDiscard(1)
+
+
+def test_hard_bot_draws_when_the_left_tile_joins_nothing():
+    s = left_discarded("R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 R10 K4 B12", "Y2", stock_top="B1")
+    assert bot_moves(s, 1, "hard")[0] == Draw(1)
+
+
+def test_hard_bot_never_throws_the_okey_without_finishing():
+    # the okey (Y5, indicator Y4) could stand anywhere: every other tile goes first
+    rack = "R1 R2 R3 B5 B6 B7 K9 K11 Y7 Y9 R10 K4 B12 R6 Y5"
+    s = make_hand([rack, None, None, None], "Y4")
+    moves = bot_moves(s, 0, "hard")
+    assert len(moves) == 1 and isinstance(moves[0], Discard) and moves[0].tile != T("Y5")
