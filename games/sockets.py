@@ -61,18 +61,18 @@ def socket_identity(scope) -> tuple[int | None, str | None]:
 
 
 _pool: ThreadPoolExecutor | None = None
+_pool_threads = 0  # how many threads _pool was made with
 _pool_lock = threading.Lock()
 
 
 def _db_pool() -> ThreadPoolExecutor | None:
-    global _pool
+    global _pool, _pool_threads
     if settings.OKEY_SOCKET_DB_THREADS <= 0:
         return None
     with _pool_lock:
         if _pool is None:
-            _pool = ThreadPoolExecutor(
-                max_workers=settings.OKEY_SOCKET_DB_THREADS, thread_name_prefix="socket-db"
-            )
+            _pool_threads = settings.OKEY_SOCKET_DB_THREADS
+            _pool = ThreadPoolExecutor(max_workers=_pool_threads, thread_name_prefix="socket-db")
         return _pool
 
 
@@ -82,10 +82,9 @@ def db_threads_stop() -> None:
     calls, since they wait for each other before any returns."""
     global _pool
     with _pool_lock:
-        pool, _pool = _pool, None
+        pool, _pool, threads = _pool, None, _pool_threads
     if pool is None:
         return
-    threads = pool._max_workers
     everyone = threading.Barrier(threads)
 
     def close():

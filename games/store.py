@@ -75,13 +75,12 @@ def move_rows_lock(table_id) -> MoveRows | None:
     game = game_lock(table_id)
     if game is None:
         return None
-    else:
-        hand = Hand.objects.filter(game=game).order_by("-number").first()
-        seats = list(
-            Seat.objects.filter(table_id=game.table_id)
-            .select_related("user__profile")
-            .order_by("index")
-        )
+    hand = Hand.objects.filter(game=game).order_by("-number").first()
+    seats = list(
+        Seat.objects.filter(table_id=game.table_id)
+        .select_related("user__profile")
+        .order_by("index")
+    )
     return MoveRows(game=game, table=game.table, hand=hand, seats=seats)
 
 

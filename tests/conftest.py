@@ -7,7 +7,7 @@
   (`asgi_live_server` in tests/browser/conftest.py) sees the same data.
 - The cache (locmem in tests, see the plugin) is cleared before every test, so rate-limit
   counters never leak from one test into the next.
-- The sockets' database threads (games.sockets; PostgreSQL only) stop after each test.
+- The sockets' database threads (games.sockets) stop, their connections closed, after each test.
 - Passwords are hashed with a fast hasher: PBKDF2's cost is for attackers, not for tests.
 - Browser tests run last: they are the slowest, and the quick tests fail first.
 """
