@@ -202,3 +202,35 @@ def hand_with_winner(rnd, options: TableOptions, first_seat: int, winner: int) -
     racks[winner] = format_tiles(win)
     s = make_hand(racks, format_tiles([indicator]), first_seat=first_seat, options=options)
     return replace(s, stock=tuple(rnd.sample(s.stock, len(s.stock))))
+
+
+def assert_finished_or_kept_the_okey(ready: HandState, seat: int, last, kept: int | None) -> bool:
+    """The last move of a turn whose tile is in (``ready``): a rack that can finish finishes,
+    with the highest factor there is; otherwise the tile thrown is never a real okey while the
+    rack holds another tile that may go (``kept`` may not). True when the turn finished."""
+    from games.engine import Discard, Finish, finishes
+    from games.engine.finish import FINISH_FACTOR
+
+    done = finishes(ready.racks[seat], ready.okey)
+    if done:
+        assert isinstance(last, Finish)
+        assert FINISH_FACTOR[done[last.tile]] == max(FINISH_FACTOR[k] for k in done.values())
+        return True
+    assert isinstance(last, Discard)
+    others = [t for t in ready.racks[seat] if t not in (ready.okey, kept)]
+    assert last.tile != ready.okey or not others
+    return False
+
+
+def played_with_random_moves(state: HandState, rnd, share: float, turn) -> HandState:
+    """``state`` played to the end of its hand: each turn a random move with probability
+    ``share``, else the whole turn that ``turn(state, seat)`` returns (it checks it first)."""
+    from games.engine import hand_apply
+
+    while state.phase != "over":
+        if rnd.random() < share:
+            state = hand_apply(state, random_move(state, rnd))
+            continue
+        for m in turn(state, state.turn):
+            state = hand_apply(state, m)
+    return state

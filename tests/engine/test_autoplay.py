@@ -25,9 +25,16 @@ from games.engine import (
     parse_tile,
     parse_tiles,
 )
-from games.engine.finish import FINISH_FACTOR
 
-from ._hands import all_tiles, hand_with_winner, left_discarded, make_hand, random_move
+from ._hands import (
+    all_tiles,
+    assert_finished_or_kept_the_okey,
+    hand_with_winner,
+    left_discarded,
+    make_hand,
+    played_with_random_moves,
+    random_move,
+)
 
 T = parse_tile
 WIN14 = "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 Y10 Y11"
@@ -223,23 +230,14 @@ def test_a_timeout_finishes_when_it_can_and_never_throws_the_okey(seed, options,
     s = deal(seed, options, rnd_seed % options.seats)
     if rnd.random() < 0.5:
         s = hand_with_winner(rnd, options, s.first_seat, rnd.randrange(options.seats))
-    while s.phase != "over":
-        seat = s.turn
-        if rnd.random() < 0.5:
-            s = hand_apply(s, random_move(s, rnd))
-            continue
+
+    def timeout(s, seat):
         moves = auto_moves(s, seat)
         ready = s if s.phase == "discard" else apply_all(s, moves[:1])
-        done = finishes(ready.racks[seat], ready.okey)
-        last = moves[-1]
-        if done:
-            assert isinstance(last, Finish)
-            assert FINISH_FACTOR[done[last.tile]] == max(FINISH_FACTOR[k] for k in done.values())
-        else:
-            assert isinstance(last, Discard)
-            others = [t for t in ready.racks[seat] if t not in (ready.okey, ready.drawn_from_left)]
-            assert last.tile != ready.okey or not others
+        if not assert_finished_or_kept_the_okey(ready, seat, moves[-1], ready.drawn_from_left):
             plain_draw = ready.drawn not in (None, ready.okey) and ready.drawn_from_left is None
             if plain_draw and ready.indicator_taken_by != seat and s.phase == "draw":
-                assert last.tile == ready.drawn
-        s = apply_all(s, moves)
+                assert moves[-1].tile == ready.drawn
+        return moves
+
+    played_with_random_moves(s, rnd, 0.5, timeout)

@@ -13,6 +13,7 @@ from games.engine import (
     Finish,
     TableOptions,
     TakeDiscard,
+    TakeIndicator,
     bot_discard,
     bot_moves,
     deal,
@@ -22,7 +23,14 @@ from games.engine import (
     seat_knowledge,
 )
 
-from ._hands import left_discarded, make_hand, random_move
+from ._hands import (
+    assert_finished_or_kept_the_okey,
+    hand_with_winner,
+    left_discarded,
+    make_hand,
+    played_with_random_moves,
+    random_move,
+)
 
 T = parse_tile
 PLAY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=40)
@@ -165,3 +173,39 @@ def test_hard_bot_never_throws_the_okey_without_finishing():
     s = make_hand([rack, None, None, None], "Y4")
     moves = bot_moves(s, 0, "hard")
     assert len(moves) == 1 and isinstance(moves[0], Discard) and moves[0].tile != T("Y5")
+
+
+@settings(PLAY)
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    seats=st.sampled_from([2, 3, 4]),
+    esli=st.booleans(),
+    pairs_take_indicator=st.booleans(),
+    rnd_seed=st.integers(0, 2**32 - 1),
+)
+def test_the_hard_bot_finishes_when_it_can_and_keeps_the_okey_otherwise(
+    seed, seats, esli, pairs_take_indicator, rnd_seed
+):
+    """Every hard turn of a random hand: a rack that can finish once its tile is in finishes,
+    with the highest factor there is; otherwise the tile thrown is never a real okey while
+    another tile may go. Asked twice, the bot plays the same turn (replays rely on it)."""
+    rnd = random.Random(rnd_seed)
+    mode = {"mode": "esli"} if esli else {"seats": seats}
+    options = TableOptions(pairs_take_indicator=pairs_take_indicator, **mode)
+    s = deal(seed, options, rnd_seed % options.seats)
+    if rnd.random() < 0.5:
+        s = hand_with_winner(rnd, options, s.first_seat, rnd.randrange(options.seats))
+
+    def hard(s, seat):
+        moves = bot_moves(s, seat, "hard")
+        assert bot_moves(s, seat, "hard") == moves
+        ready = s
+        for m in moves[:-1]:
+            ready = hand_apply(ready, m)
+        taken = ready.drawn_from_left
+        if any(isinstance(m, TakeIndicator) for m in moves):
+            taken = ready.indicator
+        assert_finished_or_kept_the_okey(ready, seat, moves[-1], taken)
+        return moves
+
+    played_with_random_moves(s, rnd, 0.4, hard)
