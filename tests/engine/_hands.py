@@ -6,7 +6,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from games.engine import HandState, TableOptions, okey_of, parse_tile, parse_tiles
+from games.engine import (
+    Discard,
+    Finish,
+    HandState,
+    TableOptions,
+    finishes,
+    hand_apply,
+    okey_of,
+    parse_tile,
+    parse_tiles,
+)
+from games.engine.finish import FINISH_FACTOR
 from games.engine.tiles import FAKE, full_set
 
 
@@ -208,9 +219,6 @@ def assert_finished_or_kept_the_okey(ready: HandState, seat: int, last, kept: in
     """The last move of a turn whose tile is in (``ready``): a rack that can finish finishes,
     with the highest factor there is; otherwise the tile thrown is never a real okey while the
     rack holds another tile that may go (``kept`` may not). True when the turn finished."""
-    from games.engine import Discard, Finish, finishes
-    from games.engine.finish import FINISH_FACTOR
-
     done = finishes(ready.racks[seat], ready.okey)
     if done:
         assert isinstance(last, Finish)
@@ -225,12 +233,15 @@ def assert_finished_or_kept_the_okey(ready: HandState, seat: int, last, kept: in
 def played_with_random_moves(state: HandState, rnd, share: float, turn) -> HandState:
     """``state`` played to the end of its hand: each turn a random move with probability
     ``share``, else the whole turn that ``turn(state, seat)`` returns (it checks it first)."""
-    from games.engine import hand_apply
-
     while state.phase != "over":
         if rnd.random() < share:
             state = hand_apply(state, random_move(state, rnd))
             continue
-        for m in turn(state, state.turn):
-            state = hand_apply(state, m)
+        state = apply_all(state, turn(state, state.turn))
+    return state
+
+
+def apply_all(state: HandState, moves) -> HandState:
+    for m in moves:
+        state = hand_apply(state, m)
     return state

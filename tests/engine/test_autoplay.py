@@ -28,6 +28,7 @@ from games.engine import (
 
 from ._hands import (
     all_tiles,
+    apply_all,
     assert_finished_or_kept_the_okey,
     hand_with_winner,
     left_discarded,
@@ -39,12 +40,6 @@ from ._hands import (
 T = parse_tile
 WIN14 = "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 Y10 Y11"
 WIN13 = "R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 Y10"
-
-
-def apply_all(state, moves):
-    for m in moves:
-        state = hand_apply(state, m)
-    return state
 
 
 def test_nothing_to_do_off_turn_or_after_the_hand():

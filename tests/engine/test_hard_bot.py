@@ -24,6 +24,7 @@ from games.engine import (
 )
 
 from ._hands import (
+    apply_all,
     assert_finished_or_kept_the_okey,
     hand_with_winner,
     left_discarded,
@@ -199,9 +200,7 @@ def test_the_hard_bot_finishes_when_it_can_and_keeps_the_okey_otherwise(
     def hard(s, seat):
         moves = bot_moves(s, seat, "hard")
         assert bot_moves(s, seat, "hard") == moves
-        ready = s
-        for m in moves[:-1]:
-            ready = hand_apply(ready, m)
+        ready = apply_all(s, moves[:-1])
         taken = ready.drawn_from_left
         if any(isinstance(m, TakeIndicator) for m in moves):
             taken = ready.indicator
