@@ -226,13 +226,21 @@ def tables_drop(tables) -> None:
 def report_line(name, r) -> str:
     u = r["usage"]
     d = u.get("daphne", {})
+    m = u.get("moves", {})
     w = u.get("worker", {})
+    moving = (
+        f"move processes {r.get('moves_cpu_ms_per_move', 0):.1f} ms CPU/move "
+        f"{m.get('cpu_pct_of_core', 0):5.1f}% {m.get('rss_mb_peak', 0):4.0f} MB  "
+        if m
+        else ""
+    )
     return (
         f"{name:<22} {r['sockets']:5d} sockets  {r['moves_per_s']:7.1f} moves/s  "
         f"p50 {r['p50_ms']:6.1f}  p95 {r['p95_ms']:6.1f}  p99 {r['p99_ms']:7.1f} ms  "
         f"errors {r['errors']}  missed {r.get('updates_missed', 0)}  "
         f"daphne {r.get('daphne_cpu_ms_per_move', 0):.1f} ms CPU/move  "
         f"daphne {d.get('cpu_pct_of_core', 0):5.1f}% {d.get('rss_mb_peak', 0):5.0f} MB  "
+        f"{moving}"
         f"worker {w.get('cpu_pct_of_core', 0):4.1f}%  harness {u['harness_cpu']:5.1f}%  "
         f"postgres {u.get('postgres', {}).get('cpu_pct_of_core', 0):4.1f}%  "
         f"redis {u.get('redis', {}).get('cpu_pct_of_core', 0):4.1f}%  "
@@ -299,7 +307,7 @@ def measure(kind, scenario, args, stack, ports, results, sat_tables=None):
     )  # fmt: skip
     groups = stack.processes()
     groups["harness"] = [psutil.Process()]
-    meter = procs.Meter(groups)
+    meter = procs.Meter(groups, more=stack.processes)  # move processes start with a socket
     logs_at = procs.log_offsets(stack.log_dir)
     r = asyncio.run(scenario_run(players, rec, meter, args))
     r["gc_pauses"] = procs.gc_pauses_since(stack.log_dir, logs_at)  # warm-up included
@@ -311,9 +319,12 @@ def measure(kind, scenario, args, stack, ports, results, sat_tables=None):
     if scenario == "rate":
         r["jitter"] = args.jitter
     daphne = r["usage"].get("daphne", {}).get("cpu_pct_of_core", 0.0)
+    moving = r["usage"].get("moves", {}).get("cpu_pct_of_core", 0.0)
     if r["moves"]:
-        # CPU time of daphne per move: less sensitive to a busy machine than moves per second
+        # CPU time of daphne per move: less sensitive to a busy machine than moves per second;
+        # its move processes' apart, and the two together
         r["daphne_cpu_ms_per_move"] = round(daphne * 10 * r["seconds"] / r["moves"], 2)
+        r["moves_cpu_ms_per_move"] = round(moving * 10 * r["seconds"] / r["moves"], 2)
     if scenario == "idle":
         r["heartbeat_s"] = hb
         r["heartbeat_quiet_s"] = args.heartbeat_quiet if hb else 0.0

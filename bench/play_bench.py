@@ -58,7 +58,6 @@ def main():
     from django.utils import translation
 
     from games import broadcast, engine, render, selectors, services
-    from games.events import OwnView
     from games.models import Hand, Table
     from tests.games.helpers import random_move
 
@@ -94,17 +93,14 @@ def main():
                 submit_cpu.append(time.process_time() - c0)
                 event = outcome.event
                 if event is not None:
-                    # what the move's commit renders, its event in every language
-                    # (games.broadcast.event_messages), and what each changed player's socket
-                    # renders, their own part in its page's language
+                    # what the move renders (games.broadcast.event_messages): its event and each
+                    # changed player's own part, in every language
                     t0 = time.process_time()
                     public = render.in_every_language(lambda e=event: render.event_html(e))
                     own = {}
                     for o in event.own:
-                        with translation.override(args.lang):
-                            own[seat_of[o.user_id]] = render.own_html(
-                                OwnView.from_message(o.as_message())
-                            )
+                        html = render.in_every_language(lambda o=o: render.own_html(o))
+                        own[seat_of[o.user_id]] = html[args.lang]
                     renders.append(time.process_time() - t0)
                     sizes = [
                         len((public[args.lang] + own.get(i, "")).encode())

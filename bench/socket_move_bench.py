@@ -91,11 +91,10 @@ def main():
 
     bench_django(OKEY_TEST_SEED_HEX=os.environ["OKEY_TEST_SEED_HEX"])
     from django.db import close_old_connections
-    from django.utils import translation
 
     from games import engine, render, services
     from games.consumers import TableConsumer
-    from games.events import MoveEvent, OwnView
+    from games.events import MoveEvent
     from games.models import Game, Hand
 
     profiler = None
@@ -117,13 +116,12 @@ def main():
 
         def renders(event):
             """{seat: html in --lang} of what the sockets receive after the move: the event (for
-            every seat), rendered in every language as broadcast does, and the own parts, each
-            rendered by its player's socket in its language, from the message it receives."""
+            every seat) and the own parts, each rendered in every language as broadcast does."""
             public = render.in_every_language(lambda: render.event_html(event))
             own = {}
             for o in event.own:
-                with translation.override(args.lang):
-                    own[seat_of[o.user_id]] = render.own_html(OwnView.from_message(o.as_message()))
+                html = render.in_every_language(lambda o=o: render.own_html(o))
+                own[seat_of[o.user_id]] = html[args.lang]
             return public[args.lang], own
 
         applied, rendered, ended, whole = [], [], [], []

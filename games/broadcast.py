@@ -2,9 +2,9 @@
 
 A move's public part is rendered here once per language and the same bytes go to the table's
 group, which every socket at the table joins, spectators included: it never carries a rack
-tile. Each player's own part goes, as plain values, to that player's own group at the table,
-which only their tabs join, on whichever daphne they are; each tab renders it in its page's
-language, since no other page shows it. A change of the table's life sends only its version:
+tile. Each player's own part is rendered here too, once per language, and goes to that player's
+own group at the table, which only their tabs join, on whichever daphne they are. Rendered where
+the move ran, not in each tab's socket: that is daphne's loop, which every socket shares. A change of the table's life sends only its version:
 each page then shows its viewer's whole table again.
 
 A failed send is logged and swallowed: the change is committed, and every page heals itself
@@ -52,7 +52,11 @@ def event_messages(event: MoveEvent | TableChanged) -> list[tuple[str, dict]]:
         out.append(
             (
                 player_group(event.table_id, own.user_id),
-                {"type": "table.own", "version": event.version, "own": own.as_message()},
+                {
+                    "type": "table.own",
+                    "version": event.version,
+                    "html": render.in_every_language(lambda own=own: render.own_html(own)),
+                },
             )
         )
     return out

@@ -10,8 +10,8 @@ extension swaps in (games.render says which frames there are). A socket joins it
 at the table (their rack and moves). It renders only its own viewer's whole table: when it
 connects, when the page reports a gap in the versions, and after a change of the table's life.
 A move is answered through the groups like everyone else's; a refusal only to the mover.
-Services run whole inside one call to a database thread (games.sockets): no transaction spans
-an await.
+Services run whole inside one call to a database thread or, for a move, a move process
+(games.sockets): no transaction spans an await.
 """
 
 import asyncio
@@ -19,22 +19,32 @@ import json
 import logging
 import time
 from collections import deque
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, metrics, render, selectors, services
-from games.events import OwnView
 from games.invite_selectors import my_tables
 from games.models import Game, Table
 from games.privacy import table_open_to
 from games.services import ServiceError
-from games.sockets import PooledDispatch, in_db_thread, open_sockets, socket_identity
+from games.sockets import (
+    PooledDispatch,
+    in_db_thread,
+    in_move_process,
+    move_processes_start,
+    open_sockets,
+    socket_identity,
+)
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_CHARS = 2000
@@ -120,6 +130,39 @@ class GoneClientSend:
             pass  # the disconnect message follows, and is handled as any other
 
 
+@dataclass(frozen=True)
+class MovePlayed:
+    committed: float  # time.perf_counter() at its commit: one clock for every process here
+    messages: list[tuple[str, dict]]  # (group, message), rendered
+    applied: bool  # False for a retry of a move already applied
+
+
+@dataclass(frozen=True)
+class MoveRefused:
+    code: str
+    message: str  # in the mover's language
+
+
+def move_play(table_id, user_id, move, version, key, lang) -> MovePlayed | MoveRefused:
+    """A socket's move applied, and what it sends rendered, off daphne's loop (games.sockets).
+    Plain values in and out, since it may run in another process: the mover is their user id
+    (None for a visitor), and a refusal comes back as a value in the mover's language."""
+    user = get_user_model()(pk=user_id) if user_id is not None else AnonymousUser()
+    try:
+        outcome = services.move_submit(
+            table_id=table_id,
+            user=user,
+            move=move,
+            expected_version=version,
+            idempotency_key=key,
+            publish=False,
+        )
+    except ServiceError as e:
+        with translation.override(lang):
+            return MoveRefused(e.code, str(e.message))
+    return MovePlayed(time.perf_counter(), broadcast.move_messages(outcome), not outcome.duplicate)
+
+
 class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -131,6 +174,7 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
         if not await in_db_thread(self.table_open)():
             await self.close(code=CLOSE_NO_TABLE)
             return
+        move_processes_start()
         self.groups_joined = [broadcast.table_group(self.table_id)]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(broadcast.player_group(self.table_id, self.user.pk))
@@ -168,11 +212,8 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
         await self.send(text_data=event["html"][self.lang])
 
     async def table_own(self, event):
-        """This player's own rack and moves, after a move, in this page's language."""
-        own = OwnView.from_message(event["own"])
-        with translation.override(self.lang):
-            html = render.own_html(own)
-        await self.send(text_data=html)
+        """This player's own rack and moves, after a move: only their tabs hear it."""
+        await self.send(text_data=event["html"][self.lang])
 
     async def table_changed(self, event):
         """A change of the table's life: this viewer's whole table again."""
@@ -220,23 +261,32 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
             await self.refuse(_("That move does not say which version of the table it was for."))
             return
         key = content.get("key")
+        user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
         try:
-            committed, messages = await in_db_thread(self.move_play)(
-                move, version, key if isinstance(key, str) else None
-            )
-        except ServiceError as e:
+            in_child, played = await in_move_process(
+                move_play, self.table_id, user_id, move, version,
+                key if isinstance(key, str) else None, self.lang,
+            )  # fmt: skip
+        except BrokenProcessPool:
+            logger.error("move process died", extra={"table": self.table_id})
+            await self.refuse(_("That move could not be made. Please try again."))
+            await self.frame_asked()  # it may have been applied before the process died
+            return
+        if isinstance(played, MoveRefused):
             # a refusal is an everyday event: one line, no traceback
-            logger.info("move refused", extra={"table": self.table_id, "code": e.code})
-            metrics.refusal_count(e.code)
-            await self.refuse(e.message)
-            if e.code == "stale":  # the mover's page is behind: the table as it is now
+            logger.info("move refused", extra={"table": self.table_id, "code": played.code})
+            metrics.refusal_count(played.code)
+            await self.refuse(played.message)
+            if played.code == "stale":  # the mover's page is behind: the table as it is now
                 await self.frame_asked()
             return
-        # sent from here, not on commit in the database thread: that thread would wait for this
-        # loop to send them, and every other table's move would wait for it. The move's event
-        # reaches this socket through the table's group, as everyone's does.
-        await broadcast.messages_asend(messages)
-        metrics.EVENT_BROADCAST_SECONDS.observe(time.perf_counter() - committed)
+        if in_child and played.applied:
+            metrics.MOVES.inc()  # a child's own counters are never scraped
+        # sent from here, not on commit where the move ran: that thread or process would wait
+        # for this loop to send them, and every other table's move would wait for it. The
+        # move's event reaches this socket through the table's group, as everyone's does.
+        await broadcast.messages_asend(played.messages)
+        metrics.EVENT_BROADCAST_SECONDS.observe(time.perf_counter() - played.committed)
 
     async def on_sync(self, content):
         """The page asks whether it is up to date (its heartbeat), or reports a gap."""
@@ -263,19 +313,6 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
         """Only the mover hears a refusal, and it costs no read of the table."""
         with translation.override(self.lang):
             await self.send(text_data=render.message_html(str(message)))
-
-    def move_play(self, move, version, key) -> tuple[float, list[tuple[str, dict]]]:
-        """Apply the move; when it committed, and what it sends, rendered (in the database
-        thread, off the loop)."""
-        outcome = services.move_submit(
-            table_id=self.table_id,
-            user=self.user,
-            move=move,
-            expected_version=version,
-            idempotency_key=key,
-            publish=False,
-        )
-        return time.perf_counter(), broadcast.move_messages(outcome)
 
     def table_open(self) -> bool:
         """Whether the table exists for this viewer (a private one only for its people)."""

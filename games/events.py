@@ -7,7 +7,7 @@ tile. A change of the table's life (a seat taken, the start, a deal, a hand's en
 ``TableChanged``: each page then shows its viewer's whole table again.
 """
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from games import engine, selectors
 from games.selectors import BoardView, RackView
@@ -21,17 +21,6 @@ class OwnView:
     rack: RackView
     tiles_changed: bool
     moves_changed: bool
-
-    def as_message(self) -> dict:
-        """Plain values for a channel-layer message: the player's sockets render it, each in
-        its page's language, since only that player's tabs ever show it."""
-        return asdict(self)
-
-    @classmethod
-    def from_message(cls, data: dict) -> "OwnView":
-        rack = dict(data["rack"])
-        rack["tiles"], rack["can"] = tuple(rack["tiles"]), tuple(rack["can"])
-        return cls(**{**data, "rack": RackView(**rack)})
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,29 @@ event and every heartbeat then wait in one line behind each other's queries, com
 renders, and the process idles while that thread waits for PostgreSQL. With
 OKEY_SOCKET_DB_THREADS > 0 the sockets' work runs in a pool of that many threads instead, each
 with its own connection, so that one table's commit does not hold up every other table.
+
+A move is most of a table socket's work (its queries, the engine, its event and own parts
+rendered), and in those threads it holds the GIL that every socket's sends need: one daphne
+process runs out of its one core long before it runs out of sockets, and every table's updates
+then wait in its queue. With OKEY_SOCKET_MOVE_PROCESSES > 0 moves
+run in that many child processes of daphne instead (``in_move_process``), on the other cores;
+daphne's loop only sends what they rendered. A child is spawned, not forked (a fork would copy
+the loop's threads and sockets in whatever state they were), and sets Django up itself, on the
+same databases as its parent (a test database too).
 """
 
+import asyncio
+import multiprocessing
 import threading
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
+import django
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections, connections
 
 
 class SocketCounts:
@@ -119,3 +132,74 @@ class PooledDispatch:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+_moves: ProcessPoolExecutor | None = None
+_moves_lock = threading.Lock()
+
+
+def _move_process_start(database_names: dict[str, str]) -> None:
+    """A move process's start: Django set up on its parent's databases."""
+    django.setup()
+    for alias, name in database_names.items():
+        # the same dict Django's connections read, before any of them opens
+        settings.DATABASES[alias]["NAME"] = name
+
+
+def _move_pool() -> ProcessPoolExecutor | None:
+    global _moves
+    if settings.OKEY_SOCKET_MOVE_PROCESSES <= 0:
+        return None
+    with _moves_lock:
+        if _moves is None:
+            names = {alias: connections[alias].settings_dict["NAME"] for alias in connections}
+            _moves = ProcessPoolExecutor(
+                max_workers=settings.OKEY_SOCKET_MOVE_PROCESSES,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_move_process_start,
+                initargs=(names,),
+            )
+            # started now, not by the first move: setting Django up takes a second or two
+            _moves.submit(int)
+        return _moves
+
+
+def move_processes_start() -> None:
+    """Start the move processes if the settings ask for them (a table socket's connect)."""
+    _move_pool()
+
+
+def _in_process(fn, *args):
+    close_old_connections()
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()
+
+
+async def in_move_process(fn, *args) -> tuple[bool, object]:
+    """(True, ``fn(*args)``) run in a move process, or (False, ``fn(*args)``) in a socket
+    database thread when there are none. ``fn`` and its arguments and result cross to the child
+    and back pickled: a module-level function of plain values. A child that died (killed, out of
+    memory) raises BrokenProcessPool for the moves it held, and the next move starts new ones."""
+    global _moves
+    pool = _move_pool()
+    if pool is None:
+        return False, await in_db_thread(fn)(*args)
+    try:
+        return True, await asyncio.get_running_loop().run_in_executor(pool, _in_process, fn, *args)
+    except BrokenProcessPool:
+        with _moves_lock:
+            if _moves is pool:
+                _moves = None
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+
+
+def move_processes_stop() -> None:
+    """End the move processes, their connections closed (a test's end, as db_threads_stop)."""
+    global _moves
+    with _moves_lock:
+        pool, _moves = _moves, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -7,7 +7,8 @@
   (`asgi_live_server` in tests/browser/conftest.py) sees the same data.
 - The cache (locmem in tests, see the plugin) is cleared before every test, so rate-limit
   counters never leak from one test into the next.
-- The sockets' database threads (games.sockets) stop, their connections closed, after each test.
+- The sockets' database threads and move processes (games.sockets) stop, their connections
+  closed, after each test.
 - Passwords are hashed with a fast hasher: PBKDF2's cost is for attackers, not for tests.
 - Browser tests run last: they are the slowest, and the quick tests fail first.
 """
@@ -24,6 +25,9 @@ def pytest_configure(config):
     # per-account table limits it checks.
     settings.OKEY_TABLES_PER_ACCOUNT = settings.OKEY_GAMES_PER_ACCOUNT = 10_000
     settings.OKEY_TABLES_CREATED_PER_HOUR = 10_000
+    # Socket tests run moves in the database threads, as they run the rest; the tests of the
+    # move processes (tests/games/test_move_processes.py) and the browser tests' daphne use them.
+    settings.OKEY_SOCKET_MOVE_PROCESSES = 0
 
 
 @pytest.fixture(scope="session")
@@ -51,13 +55,14 @@ def _cache_clear():
 
 @pytest.fixture(autouse=True)
 def _socket_db_threads_stop():
-    """The sockets' database threads end with each test that started them, their connections
-    closed: the next test's flush and the run's final drop of the test database wait for no
-    connection of theirs."""
+    """The sockets' database threads and move processes end with each test that started them,
+    their connections closed: the next test's flush and the run's final drop of the test
+    database wait for no connection of theirs."""
     yield
-    from games.sockets import db_threads_stop
+    from games.sockets import db_threads_stop, move_processes_stop
 
     db_threads_stop()
+    move_processes_stop()
 
 
 def pytest_collection_modifyitems(config, items):

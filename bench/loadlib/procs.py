@@ -209,7 +209,9 @@ class Stack:
                         cmd = " ".join(q.cmdline())
                     except psutil.Error:
                         continue
-                    if "daphne" in cmd:
+                    if "multiprocessing.spawn" in cmd:
+                        kind = "moves"  # daphne's move processes (games.sockets)
+                    elif "daphne" in cmd:
                         kind = "daphne"
                     elif "celery" in cmd and " worker" in cmd:
                         kind = "worker"
@@ -274,8 +276,9 @@ def services_find() -> dict[str, list[psutil.Process]]:
 class Meter:
     """CPU (share of one core) and memory of process groups over a window."""
 
-    def __init__(self, groups: dict[str, list[psutil.Process]]):
+    def __init__(self, groups: dict[str, list[psutil.Process]], more=None):
         self.groups = groups
+        self.more = more  # () -> more groups, looked at like the services (daphne's children)
         self.t0 = 0.0
         self.cpu0: dict[int, float] = {}
         self.cpu_last: dict[int, float] = {}
@@ -298,12 +301,16 @@ class Meter:
         self.groups.update(services_find())
         self.t0, self.wall0 = time.monotonic(), time.time()
         self.cpu0 = {p.pid: self._cpu(p) for ps in self.groups.values() for p in ps}
+        self._services_join()
         self.system0 = psutil.cpu_times()
 
     def _services_join(self) -> None:
-        """Add the PostgreSQL and Redis processes started since the last look; one started
-        within the window counts from nothing."""
-        for role, found in services_find().items():
+        """Add the PostgreSQL and Redis processes (and ``more``'s) started since the last look;
+        one started within the window counts from nothing."""
+        looked = services_find()
+        if self.more is not None:
+            looked.update({role: ps for role, ps in self.more().items() if role not in looked})
+        for role, found in looked.items():
             known = {p.pid for p in self.groups.get(role, [])}
             for p in found:
                 if p.pid in known:

@@ -3,8 +3,11 @@
 import asyncio
 import functools
 import json
+import multiprocessing
+import os
 import random
 import re
+import signal
 from collections import Counter
 
 import pytest
@@ -21,6 +24,14 @@ from .conftest import game_started, table_full
 from .helpers import hand_state, random_move, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
+
+
+@pytest.fixture(params=["threads", "process"])
+def moves_run_in(request, settings):
+    """Moves run in the sockets' database threads, or in a move process (games.sockets): what
+    the players receive must not depend on which."""
+    settings.OKEY_SOCKET_MOVE_PROCESSES = 1 if request.param == "process" else 0
+    return request.param
 
 
 def run_async(fn):
@@ -111,7 +122,9 @@ def check_frame(html, viewer, state):
 
 
 @run_async
-async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, fixed_seed):
+async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(
+    users, fixed_seed, moves_run_in
+):
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     viewers = [0, 1, 2, 3, None]
     socks = [await connect(table, u) for u in users] + [await connect(table, AnonymousUser())]
@@ -165,9 +178,12 @@ async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, f
 
 
 @run_async
-async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(users, fixed_seed):
-    """The own part travels as values and each tab renders it: a Turkish tab and an English
-    tab of the same player both hear that it is their turn, each in its own language."""
+async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(
+    users, fixed_seed, moves_run_in
+):
+    """The own part is rendered in every language where the move ran: a Turkish tab and an
+    English tab of the same player both hear that it is their turn, each in its own
+    language."""
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     state = await sync_to_async(hand_state)(table)
     mover, nxt = state.turn, (state.turn + 1) % 4
@@ -243,7 +259,7 @@ async def test_a_move_reaches_every_player_and_only_the_manager_sees_the_invites
 
 
 @run_async
-async def test_a_refused_move_is_told_only_to_the_mover(users, fixed_seed):
+async def test_a_refused_move_is_told_only_to_the_mover(users, fixed_seed, moves_run_in):
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     socks = [await connect(table, u) for u in users[:2]]
     for sock in socks:
@@ -251,11 +267,52 @@ async def test_a_refused_move_is_told_only_to_the_mover(users, fixed_seed):
     await socks[1].send_json_to(
         {"action": "move", "kind": "draw", "version": await sync_to_async(version_of)(table)}
     )
-    frame = await socks[1].receive_from()
+    frame = await socks[1].receive_from(timeout=10)
     assert "table-message" in frame and "not your turn" in frame
     assert await socks[0].receive_nothing(timeout=0.2)
-    for sock in socks:
+    # in the mover's language, wherever the move ran
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/table/{table.pk}/?lang=tr")
+    comm.scope["user"] = users[1]
+    assert (await comm.connect())[0]
+    await comm.receive_from()
+    await comm.send_json_to(
+        {"action": "move", "kind": "draw", "version": await sync_to_async(version_of)(table)}
+    )
+    assert "Sıra sizde değil" in await comm.receive_from(timeout=10)
+    for sock in [*socks, comm]:
         await sock.disconnect()
+
+
+@run_async
+async def test_a_move_whose_process_died_is_refused_then_plays_when_sent_again(
+    users, fixed_seed, settings
+):
+    """A move process killed (out of memory, say) costs the move in its hands a refusal and the
+    table as it is; the move sent again plays, in a new process."""
+    settings.OKEY_SOCKET_MOVE_PROCESSES = 1
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    state = await sync_to_async(hand_state)(table)
+    mover = state.turn
+    sock = await connect(table, users[mover])
+    await sock.receive_from()
+    children = multiprocessing.active_children()
+    assert len(children) == 1, "the socket started its move process"
+    os.kill(children[0].pid, signal.SIGKILL)
+    children[0].join(timeout=10)
+    await asyncio.sleep(0.5)  # the pool sees it gone
+    version = await sync_to_async(version_of)(table)
+    tile = engine.format_tile(state.racks[mover][0])
+    move = {"action": "move", "kind": "discard", "tile": tile, "version": version, "key": "d1"}
+    await sock.send_json_to(move)
+    frames = await frames_of(sock, until={"message", "full"})
+    assert any("could not be made" in f for f in frames)
+    assert "full" in map(kind_of, frames)
+    assert await sync_to_async(version_of)(table) == version, "nothing was applied"
+    await sock.send_json_to(move)
+    frames = await frames_of(sock, until={"event", "own"})
+    assert "event" in map(kind_of, frames)
+    assert await sync_to_async(version_of)(table) == version + 1
+    await sock.disconnect()
 
 
 @run_async
