@@ -24,6 +24,7 @@ same databases as its parent (a test database too).
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -138,8 +139,18 @@ _moves: ProcessPoolExecutor | None = None
 _moves_lock = threading.Lock()
 
 
+def _orphan_exit() -> None:
+    # A parent killed outright (kill -9, out of memory) leaves its children waiting for work on
+    # a queue whose pipe they hold both ends of: they would wait, each with its connection,
+    # for good. A move in hand is lost with its transaction; its page syncs on reconnecting.
+    multiprocessing.parent_process().join()
+    os._exit(1)
+
+
 def _move_process_start(database_names: dict[str, str]) -> None:
-    """A move process's start: Django set up on its parent's databases."""
+    """A move process's start: Django set up on its parent's databases, and its end when its
+    parent's comes."""
+    threading.Thread(target=_orphan_exit, name="orphan-exit", daemon=True).start()
     django.setup()
     for alias, name in database_names.items():
         # the same dict Django's connections read, before any of them opens
