@@ -15,6 +15,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from prometheus_client import REGISTRY
 
 from games import engine
 from games.consumers import CLOSE_FLOOD, FLOOD_LIMIT
@@ -200,6 +201,7 @@ async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(
     await mover_sock.receive_from()
     tile = engine.format_tile(state.racks[mover][0])
     version = await sync_to_async(version_of)(table)
+    moves_counted = REGISTRY.get_sample_value("okey_moves_total") or 0
     await mover_sock.send_json_to(
         {"action": "move", "kind": "discard", "tile": tile, "version": version, "key": "t1"}
     )
@@ -210,6 +212,8 @@ async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(
         assert len(own[lang]) == 1, [kind_of(f) for f in frames]
     assert "Your turn: draw a tile" in own["en"][0]
     assert "Sıra sizde: taş çekin" in own["tr"][0]
+    # /metrics counts the move in this process, wherever it ran
+    assert REGISTRY.get_sample_value("okey_moves_total") == moves_counted + 1
     for comm in [*tabs.values(), mover_sock]:
         await comm.disconnect()
 
