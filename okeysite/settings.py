@@ -171,8 +171,9 @@ if OKEY_MOVE_STORE not in ("sql", "orm"):
 # move's queries wait while another's run; more only contend for the GIL.
 OKEY_SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=2)
 # How many child processes of each daphne run the table sockets' moves (games.sockets); 0: the
-# database threads above. One moves a move's CPU off the process whose loop every socket shares.
-OKEY_SOCKET_MOVE_PROCESSES = env.int("SOCKET_MOVE_PROCESSES", default=1)
+# database threads above. They take a move's CPU off the process whose loop every socket shares;
+# two, so that one move's queries wait while another's run, as with the threads.
+OKEY_SOCKET_MOVE_PROCESSES = env.int("SOCKET_MOVE_PROCESSES", default=2)
 
 # --- redis: channel layer, celery broker, cache --------------------------------------------------
 REDIS_SOCKET = VAR_DIR / "redis.sock"
