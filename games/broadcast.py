@@ -3,9 +3,10 @@
 A move's public part is rendered here once per language and the same bytes go to the table's
 group, which every socket at the table joins, spectators included: it never carries a rack
 tile. Each player's own part is rendered here too, once per language, and goes to that player's
-own group at the table, which only their tabs join, on whichever daphne they are. Rendered where
-the move ran, not in each tab's socket: that is daphne's loop, which every socket shares. A change of the table's life sends only its version:
-each page then shows its viewer's whole table again.
+own group at the table, which only their tabs join, on whichever daphne they are. It is rendered
+where the move ran, not in each tab's socket: that is daphne's loop, which every socket shares.
+A change of the table's life sends only its version: each page then shows its viewer's whole
+table again.
 
 A failed send is logged and swallowed: the change is committed, and every page heals itself
 from the versions (a gap in them makes it ask for the whole table).

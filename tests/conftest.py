@@ -25,8 +25,9 @@ def pytest_configure(config):
     # per-account table limits it checks.
     settings.OKEY_TABLES_PER_ACCOUNT = settings.OKEY_GAMES_PER_ACCOUNT = 10_000
     settings.OKEY_TABLES_CREATED_PER_HOUR = 10_000
-    # Socket tests run moves in the database threads, as they run the rest; the tests of the
-    # move processes (tests/games/test_move_processes.py) and the browser tests' daphne use them.
+    # Socket tests run moves in the database threads, as they run the rest, unless they ask for
+    # move processes (tests/games/test_consumers.py's moves_run_in); the browser tests' daphne
+    # runs with the site's default.
     settings.OKEY_SOCKET_MOVE_PROCESSES = 0
 
 
@@ -54,7 +55,7 @@ def _cache_clear():
 
 
 @pytest.fixture(autouse=True)
-def _socket_db_threads_stop():
+def _socket_pools_stop():
     """The sockets' database threads and move processes end with each test that started them,
     their connections closed: the next test's flush and the run's final drop of the test
     database wait for no connection of theirs."""
