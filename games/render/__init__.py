@@ -6,8 +6,8 @@ move's event are the same markup. What a socket sends is a run of elements with 
 
 - a full frame (``frame_full``): one viewer's whole table, on connect, on a reported gap, and
   after a change of the table's life (a seat taken, the start, a deal, a hand's end);
-- a move's public event (``event_html``): the seats, piles and centre the move changed and a
-  line that says what happened, rendered once per language for everyone at the table;
+- a move's public event (``event_html``): the seats (or only their live parts), piles and
+  centre the move changed and a line that says what happened, rendered once per language for everyone at the table;
 - a player's own part (``rack_html``): their rack and the moves they may make, for their tabs
   only.
 """
@@ -20,7 +20,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.events import MoveEvent, OwnView
-from games.selectors import BoardView, CentreView, ChatLine, TableView, epoch_ms
+from games.selectors import BoardView, ChatLine, TableView, epoch_ms
 from games.templatetags.okey import tile_label
 
 TEMPLATE = "games/table.html"
@@ -74,46 +74,53 @@ def chat_line_html(line: ChatLine) -> str:
 def event_html(event: MoveEvent) -> str:
     """The public part of a move: what changed on the board, and what happened."""
     before, after = event.before, event.after
-    seats = [s for s, old in zip(after.seats, before.seats, strict=True) if s != old]
-    piles = [
-        s
+    changed = [
+        (s, _parts_changed(old, s, SEAT_PARTS))
         for s, old in zip(after.seats, before.seats, strict=True)
-        if (s.pile, s.pile_size, s.histories_public)
-        != (old.pile, old.pile_size, old.histories_public)
     ]
     return _partial(
         "event",
         {
             "event": event,
             "board": after,
-            "seats": seats,
+            "seats": [s for s, parts in changed if parts == "whole"],
+            "lives": [s for s, parts in changed if parts != "whole" and "live" in parts],
             # once histories open, every pile shows more: all of them are sent again
-            "piles": piles,
-            "centre": _centre_changed(before.centre, after.centre),
+            "piles": [
+                s
+                for s, old in zip(after.seats, before.seats, strict=True)
+                if _differ(old, s, SEAT_PARTS["pile"])
+            ],
+            "centre": _parts_changed(before.centre, after.centre, CENTRE_PARTS),
             "announce": move_announcement(event, after),
             "server_now": epoch_ms(timezone.now()),
         },
     )
 
 
-# The parts of the centre that most moves change, each its own element: the rest of it (the
-# indicator, the okey, the teams, the commitment) is sent again only when that changes.
+# The parts of the centre and of a seat that most moves change, each its own element: the rest
+# of it (the centre's indicator, okey, teams and commitment; a seat's name and badges) is sent
+# again only when that changes.
 CENTRE_PARTS = {
     "stock": ("stock_size",),
     "turn": ("turn", "turn_name", "turn_bot", "over", "hands_played"),
 }
+SEAT_PARTS = {
+    "live": ("turn", "deadline", "rack_size", "count"),
+    "pile": ("pile", "pile_size", "histories_public", "pile_history"),
+}
 
 
-def _centre_changed(before: CentreView, after: CentreView) -> str | tuple[str, ...]:
-    """ "whole", or the parts of the centre that changed."""
-    moving = {f: getattr(after, f) for fields in CENTRE_PARTS.values() for f in fields}
+def _parts_changed(before, after, parts: dict) -> str | tuple[str, ...]:
+    """ "whole", or the parts of a view (one of ``parts``) that changed."""
+    moving = {f: getattr(after, f) for fields in parts.values() for f in fields}
     if replace(before, **moving) != after:
         return "whole"
-    return tuple(
-        part
-        for part, fields in CENTRE_PARTS.items()
-        if any(getattr(before, f) != getattr(after, f) for f in fields)
-    )
+    return tuple(part for part, fields in parts.items() if _differ(before, after, fields))
+
+
+def _differ(before, after, fields) -> bool:
+    return any(getattr(before, f) != getattr(after, f) for f in fields)
 
 
 def move_announcement(event: MoveEvent, board: BoardView) -> str:

@@ -79,6 +79,9 @@ def test_a_move_is_folded_from_its_event_and_the_own_parts(dealt):
     assert (event.event_kind, event.event_seat, event.event_tile) == ("discard", 0, tile)
     assert event.turn == 1 and frame_problems(event, 2) == []
     assert tile in event.public_tiles  # now on the mover's pile
+    # of the seats, only what the move changed: the turn and the mover's tile count
+    assert 'id="seat-0-live"' in event_html and 'id="seat-1-live"' in event_html
+    assert 'id="seat-0"' not in event_html and 'id="seat-2-live"' not in event_html
     # the mover hears its event first: its old moves no longer count until its own part comes
     assert mover.fold(event) == "ok" and mover.version == v + 1
     assert mover.can_now() == ()
@@ -93,6 +96,18 @@ def test_a_move_is_folded_from_its_event_and_the_own_parts(dealt):
     assert nxt.can_now() == ()
     nxt.fold(event)
     assert "draw" in nxt.can_now() and nxt.version == v + 1
+
+
+def test_a_move_that_changes_a_seats_badges_sends_the_whole_seat(dealt):
+    from games.models import Seat
+
+    table, users = dealt
+    Seat.objects.filter(table=table, index=0).update(away=True)
+    assert "badge--warn" in full_frame(table, users[1])  # seat 0 shows as away
+    _, event_html, _ = discard(table, users)
+    whole = event_html[event_html.index('<div id="seat-0"') :]
+    assert "badge--warn" not in whole[: whole.index('id="seat-0-live"')]  # back, and it shows
+    assert 'id="seat-1-live"' in event_html and 'id="seat-1"' not in event_html
 
 
 def test_an_event_after_a_gap_or_one_already_shown_is_dropped(dealt):

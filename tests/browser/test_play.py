@@ -138,6 +138,15 @@ def everyone_sees(pages, version, what):
             raise AssertionError(f"page {k} does not show {what} (version {version})") from e
 
 
+def framed_seats(page) -> list[int]:
+    """The seats drawn with the turn's frame."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.seat')]
+            .filter((s) => getComputedStyle(s).boxShadow !== 'none')
+            .map((s) => Number(s.dataset.seat))"""
+    )
+
+
 def test_four_players_play_a_whole_game(
     asgi_live_server, sign_in, celery_worker, settings, django_user_model
 ):
@@ -184,11 +193,16 @@ def test_four_players_play_a_whole_game(
             table_ready(page, 15 if i == hand.first_seat else 14)
         moves, final = plan_hand(hand_seed(number), first_seat=hand.first_seat)
         version = version_of(manager)
-        for move in moves:
+        for i, move in enumerate(moves):
             move_make(pages[move["seat"]], move, n)
             n += 1
             version += 1
             everyone_sees(pages + [twin], version, f"hand {number}: {move}")
+            if i < 4 and i + 1 < len(moves):
+                # the seat on turn is framed, and no other: a move's event replaces only the
+                # seats' live parts, which carry the turn
+                for page in pages:
+                    assert framed_seats(page) == [moves[i + 1]["seat"]]
             if move["kind"] == "discard":
                 for page in pages:
                     top = page.locator(f'.pile[data-seat="{move["seat"]}"] .pile-top .tile')
