@@ -36,6 +36,7 @@ from games import broadcast, metrics, render, selectors, services
 from games.invite_selectors import my_tables
 from games.models import Game, Table
 from games.privacy import table_open_to
+from games.pulse import pulse_start
 from games.services import ServiceError
 from games.sockets import (
     PooledDispatch,
@@ -163,6 +164,25 @@ def move_play(table_id, user_id, move, version, key, lang) -> MovePlayed | MoveR
     return MovePlayed(time.perf_counter(), broadcast.move_messages(outcome), not outcome.duplicate)
 
 
+# This process's open table sockets, for table_sockets_heal.
+table_sockets: set["TableConsumer"] = set()
+
+
+def _table_versions(table_ids) -> dict[int, int]:
+    return dict(Game.objects.filter(table_id__in=table_ids).values_list("table_id", "version"))
+
+
+async def table_sockets_heal() -> None:
+    """The channel layer lost messages (games.pulse): every table socket of this process whose
+    page is behind its table sends it the whole table, one read of the versions for all."""
+    sockets = list(table_sockets)
+    if not sockets:
+        return
+    versions = await in_db_thread(_table_versions)({s.table_id for s in sockets})
+    behind = [s for s in sockets if versions.get(s.table_id, 0) > s.sent_version]
+    await asyncio.gather(*(s.frame_asked() for s in behind), return_exceptions=True)
+
+
 class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -175,6 +195,7 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
             await self.close(code=CLOSE_NO_TABLE)
             return
         move_processes_start()
+        pulse_start(table_sockets_heal)
         self.groups_joined = [broadcast.table_group(self.table_id)]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(broadcast.player_group(self.table_id, self.user.pk))
@@ -193,8 +214,10 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.frame_send(frame)
+        table_sockets.add(self)
 
     async def disconnect(self, code):
+        table_sockets.discard(self)
         if getattr(self, "full_later", None) is not None:
             self.full_later.cancel()
         await self.groups_leave()

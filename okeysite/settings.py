@@ -174,6 +174,9 @@ OKEY_SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=2)
 # database threads above. They take a move's CPU off the process whose loop every socket shares;
 # two, so that one move's queries wait while another's run, as with the threads.
 OKEY_SOCKET_MOVE_PROCESSES = env.int("SOCKET_MOVE_PROCESSES", default=2)
+# How often each daphne pings itself through the channel layer, to see that it lost messages
+# (games.pulse); 0 turns it off.
+OKEY_LAYER_PULSE_SECONDS = env.float("LAYER_PULSE_SECONDS", default=0.5)
 
 # --- redis: channel layer, celery broker, cache --------------------------------------------------
 REDIS_SOCKET = VAR_DIR / "redis.sock"

@@ -1,0 +1,77 @@
+"""A page that stays connected while Redis restarts gets what it missed (games.pulse): Redis's
+pub/sub keeps nothing, so the move made while it was away reached no socket."""
+
+import asyncio
+import time
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import override_settings
+
+from games.engine import format_tile
+from tests.test_worker_redis_restart import own_redis  # noqa: F401 (a fixture)
+
+from .conftest import game_started, table_full
+from .helpers import hand_state, version_of
+from .test_consumers import connect, kind_of, run_async, split_frame
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+
+
+@pytest.fixture
+def redis_layer(request):
+    """The channel layer on a redis-server of this test's own, which it may kill."""
+    server = request.getfixturevalue("own_redis")
+    layer = {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [f"redis://127.0.0.1:{server.port}/0"]},
+    }
+    with override_settings(CHANNEL_LAYERS={"default": layer}):
+        yield server
+
+
+async def frame_within(sock, seconds: float) -> str | None:
+    """The first full frame the socket receives within ``seconds``, or None."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            frame = await sock.receive_from(timeout=left)
+        except TimeoutError:
+            return None
+        if kind_of(frame) == "full":
+            return frame
+    return None
+
+
+@run_async
+async def test_a_page_that_stayed_connected_gets_the_move_lost_in_a_redis_restart(
+    redis_layer, users, fixed_seed, settings
+):
+    settings.OKEY_LAYER_PULSE_SECONDS = 0.2
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    socks = [await connect(table, u) for u in users]
+    for sock in socks:
+        assert kind_of(await sock.receive_from()) == "full"
+    await asyncio.sleep(0.5)  # a few pings heard in order: nothing to heal
+    for sock in socks:
+        assert await sock.receive_nothing(timeout=0.1)
+
+    redis_layer.kill()
+    version = await sync_to_async(version_of)(table)
+    state = await sync_to_async(hand_state)(table)
+    tile = state.racks[state.turn][0]
+    await socks[state.turn].send_json_to(
+        {"action": "move", "kind": "discard", "tile": format_tile(tile), "version": version}
+    )
+    await asyncio.sleep(0.5)
+    assert await sync_to_async(version_of)(table) == version + 1  # committed, heard by none
+    redis_layer.start()
+
+    # the next player, whose turn came with the lost event, sends nothing: it is told
+    # (without the pulse, only the page's own heartbeat would find the gap, 15 s on)
+    frame = await frame_within(socks[(state.turn + 1) % 4], 6)
+    assert frame is not None, "the page never heard of the move made while Redis was away"
+    assert split_frame(frame)[2] == version + 1
+    assert "draw" in frame.split('data-can="')[1].split('"')[0]  # its turn: it may draw
+    for sock in socks:
+        await sock.disconnect()
