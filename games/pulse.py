@@ -10,15 +10,23 @@ Messages on one Redis connection arrive in order: a ping heard after a gap in th
 after a send that failed, says the layer lost messages and delivers again, and ``on_heal``
 then runs (the table sockets check their tables, games.consumers). No timing decides it, so a
 loop that runs late under load does not set it off.
+
+A process that died between a commit and its event's publish lost that event with the layer
+working fine: a Celery worker killed inside a bot's turn, a daphne inside a move. Each asks
+every daphne's pulse to heal when it starts again (``heal_ask``, ``HEAL_GROUP``).
 """
 
 import asyncio
 import logging
 
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
+
+HEAL_GROUP = "pulse"
+HEAL = {"type": "pulse.heal"}
 
 _pulses: dict = {}  # event loop -> its Pulse: one per process but for tests, which make many
 
@@ -39,6 +47,9 @@ class Pulse:
                     if listener is None:
                         channel = await self.layer.new_channel("pulse.")
                         listener = asyncio.ensure_future(self.listen(channel))
+                        await self.layer.group_add(HEAL_GROUP, channel)
+                        # this process may be a daphne started again after dying mid-move
+                        await self.layer.group_send(HEAL_GROUP, HEAL)
                     self.sent += 1
                     await self.layer.send(channel, {"type": "pulse", "n": self.sent})
                 except Exception:  # the layer is down: whatever went meanwhile is lost
@@ -58,6 +69,9 @@ class Pulse:
                 self.lost = True
                 await asyncio.sleep(self.seconds)
                 continue
+            if message.get("type") == HEAL["type"]:
+                await self.heal("a process started again")
+                continue
             n = message.get("n")
             if not isinstance(n, int):
                 continue
@@ -66,11 +80,14 @@ class Pulse:
             self.heard = n
             if self.lost:
                 self.lost = False
-                logger.warning("channel layer lost messages: table sockets check their tables")
-                try:
-                    await self.on_heal()
-                except Exception:
-                    logger.exception("healing the table sockets failed")
+                await self.heal("the channel layer lost messages")
+
+    async def heal(self, why: str) -> None:
+        logger.warning("%s: table sockets check their tables", why)
+        try:
+            await self.on_heal()
+        except Exception:
+            logger.exception("healing the table sockets failed")
 
 
 def pulse_start(on_heal) -> None:
@@ -99,3 +116,15 @@ def pulse_stop() -> None:
     pulse = _pulses.pop(loop, None)
     if pulse is not None and pulse.task is not None:
         pulse.task.cancel()
+
+
+def heal_ask() -> None:
+    """Ask every daphne's table sockets to check their tables (from sync code: a worker's
+    start). A layer that is down cannot carry it: the pulses see that themselves."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(HEAL_GROUP, HEAL)
+    except Exception:
+        logger.exception("asking the table sockets to check their tables failed")

@@ -10,10 +10,19 @@ import logging
 import math
 
 from celery import shared_task
+from celery.signals import worker_process_init
 
 from games import services
+from games.pulse import heal_ask
 
 logger = logging.getLogger(__name__)
+
+
+@worker_process_init.connect
+def tables_heal_ask(**kwargs):
+    """A worker process that starts may replace one killed between a bot's or a timeout's commit
+    and the publish of its event: the pages at that table would wait for their heartbeat."""
+    heal_ask()
 
 
 @shared_task(bind=True, max_retries=20)

@@ -1,13 +1,16 @@
-"""A page that stays connected while Redis restarts gets what it missed (games.pulse): Redis's
-pub/sub keeps nothing, so the move made while it was away reached no socket."""
+"""A page that stays connected gets an event that was lost (games.pulse): Redis's pub/sub keeps
+nothing, so a move made while it was away reached no socket; and a worker killed between a
+commit and its publish lost that move's event with Redis working."""
 
 import asyncio
 import time
 
 import pytest
 from asgiref.sync import sync_to_async
+from celery.signals import worker_process_init
 from django.test import override_settings
 
+from games import services
 from games.engine import format_tile
 from tests.test_worker_redis_restart import own_redis  # noqa: F401 (a fixture)
 
@@ -73,5 +76,36 @@ async def test_a_page_that_stayed_connected_gets_the_move_lost_in_a_redis_restar
     assert frame is not None, "the page never heard of the move made while Redis was away"
     assert split_frame(frame)[2] == version + 1
     assert "draw" in frame.split('data-can="')[1].split('"')[0]  # its turn: it may draw
+    for sock in socks:
+        await sock.disconnect()
+
+
+@pytest.mark.usefixtures("in_memory_layer")
+@run_async
+async def test_a_worker_that_starts_again_has_the_pages_check_their_tables(
+    users, fixed_seed, settings
+):
+    settings.OKEY_LAYER_PULSE_SECONDS = 0.2
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    socks = [await connect(table, u) for u in users]
+    for sock in socks:
+        assert kind_of(await sock.receive_from()) == "full"
+    version = await sync_to_async(version_of)(table)
+    state = await sync_to_async(hand_state)(table)
+    # a move committed whose event never went out: the worker playing it died before the publish
+    await sync_to_async(services.move_submit)(
+        table_id=table.pk,
+        seat=state.turn,
+        move={"kind": "discard", "tile": format_tile(state.racks[state.turn][0])},
+        expected_version=version,
+        auto=True,
+        publish=False,
+    )
+    watcher = socks[(state.turn + 1) % 4]
+    assert await watcher.receive_nothing(timeout=0.5)
+
+    await sync_to_async(worker_process_init.send)(sender=None)  # the worker's new process
+    frame = await frame_within(watcher, 3)
+    assert frame is not None and split_frame(frame)[2] == version + 1
     for sock in socks:
         await sock.disconnect()
