@@ -107,17 +107,6 @@ def pulse_start(on_heal) -> None:
     pulse.task = loop.create_task(pulse.run())
 
 
-def pulse_stop() -> None:
-    """Stop this loop's pulse (a test's end)."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return
-    pulse = _pulses.pop(loop, None)
-    if pulse is not None and pulse.task is not None:
-        pulse.task.cancel()
-
-
 def heal_ask() -> None:
     """Ask every daphne's table sockets to check their tables (from sync code: a worker's
     start). A layer that is down cannot carry it: the pulses see that themselves."""

@@ -7,7 +7,8 @@ move's event are the same markup. What a socket sends is a run of elements with 
 - a full frame (``frame_full``): one viewer's whole table, on connect, on a reported gap, and
   after a change of the table's life (a seat taken, the start, a deal, a hand's end);
 - a move's public event (``event_html``): the seats (or only their live parts), piles and
-  centre the move changed and a line that says what happened, rendered once per language for everyone at the table;
+  centre the move changed and a line that says what happened, rendered once per language for
+  everyone at the table;
 - a player's own part (``rack_html``): their rack and the moves they may make, for their tabs
   only.
 """
