@@ -1,30 +1,34 @@
 """The hard bot ("zor"): its choices read only what its seat knows (knowledge.py).
 
-Each 14-tile rack it could keep is valued by
-- the tiles in melds (as the normal bot does);
-- its outs: for every face this seat has not seen yet, weighted by the copies still unseen, how
-  many more tiles in melds drawing it would give; a draw that would let the rack finish counts
-  much more, twice as much when the finish would put a real okey on the indicator;
-- for a rack made of pairs (five or more, or four with live twins), the same with seven pairs:
-  pairs held and the unseen twins of its single tiles. The better of the two ways is the value,
-  so the bot goes for pairs exactly when pairs are the nearer finish.
-Then it throws, of the tiles whose loss keeps the most tiles in melds (any single, for a rack
-going for pairs), the one that leaves the best value less its danger: how much the next player
-(an opponent in Düz and Eşli alike) is likely to want it, read from the tiles that player took
-(wanted: their neighbours are dangerous) and threw (not wanted). Danger weighs more as the
-stock runs down, and more in Eşli, where a finish by either opponent costs both partners and
-the partner's own finish is worth as much as one's own, so blocking pays more than racing.
-Danger reads only what the next player showed: a tile with live neighbours is as likely to
-help the bot itself, so fearing all of them throws its own chances away.
+It throws in three steps.
+1. Distance: of the tiles it may throw, only those that leave the rack the fewest draws from a
+   finish (distance.py; seven pairs count when nearer: a pair short per missing pair) stay in.
+   Tiles in melds alone mislead here: five loose tiles that each want a sixth leave a rack with
+   three melds two draws away, since only one more group fits the 14 places.
+2. Estimate: each rack of 14 left is valued by its tiles in melds, its outs (for every face this
+   seat has not seen yet, weighted by the copies still unseen, how many more tiles in melds
+   drawing it would give; a draw that would let the rack finish counts much more, twice as
+   much when the finish would put a real okey on the indicator) and, for a rack made of pairs
+   (five or more, or four with live twins), the same with seven pairs, the better of the two;
+   less the tile's danger: how much the next player (an opponent in Düz and Eşli alike) is
+   likely to want it, read from the tiles that player took (wanted: their neighbours are
+   dangerous) and threw (not wanted). Danger weighs more as the stock runs down, and more in
+   Eşli, where a finish by either opponent costs both partners. It reads only what the next
+   player showed: a tile with live neighbours is as likely to help the bot itself.
+3. Draws: the best few by the estimate are valued again by the exact count of unseen tiles
+   whose draw would bring the rack a draw nearer (its "ukeire"), less the same danger; the
+   best of them goes. Counting those exactly takes a meld-distance search per face, so only
+   the few the estimate likes are counted.
 
 It takes the left player's discard when that finishes, is a real okey, or adds to its melds
-(or its pairs) and leaves a better value than the rack has now.
+(or its pairs) and leaves a better estimate than the rack has now.
 
 One memo, scoped to a single choice, keeps the values of racks already valued in it.
 """
 
 from __future__ import annotations
 
+from .distance import key_distance, key_useful
 from .finish import FINISH_FACTOR, finishes
 from .knowledge import SeatKnowledge
 from .melds import key_can_meld, key_without, rack_key
@@ -38,6 +42,8 @@ _FINISHING_OUT = 60  # an unseen copy that lets the rack finish (times the finis
 _PAIR_OUT = 9  # an unseen twin of a single, going for pairs
 _DANGER = 1  # one point of the next player's likely interest in a tile
 _NEAR = 0.2  # an unseen copy of a face that could join a loose tile (weighted as in _near)
+_DRAW = 3  # an unseen copy of a face whose draw brings the rack a draw nearer a finish
+_COUNTED = 3  # the throws, best by the estimate, whose useful draws are counted exactly
 
 
 class _Choice:
@@ -47,6 +53,8 @@ class _Choice:
         self.k = k
         self.okey = k.okey
         self.values: dict[tuple[int, int], float] = {}
+        self.drawn: dict[tuple[int, int], float] = {}
+        self.among = -1  # the faces a draw could help the rack of 15 with (bits), once known
 
     def unseen(self, f: int) -> int:
         return self.k.unseen[f]
@@ -122,27 +130,61 @@ class _Choice:
 
     # ------------------------------------------------------------ choices
 
-    def best_throw(self, rack15: tuple[int, ...], keep: int | None) -> tuple[int, float]:
-        """The tile to throw from 15 and the value of the rack it leaves; ``keep`` is a tile that
-        may not go (taken from the left this turn)."""
+    def distance(self, key: int, jokers: int) -> int:
+        """Draws from a finish: in melds, or in seven pairs (one draw per missing pair)."""
+        return min(key_distance(key, jokers), 7 - key_pairs(key, jokers))
+
+    def draws(self, key: int, jokers: int, rack15: int) -> float:
+        """The unseen copies of every face whose draw would bring the rack of 14 a draw nearer
+        its finish (the okey always does), times _DRAW. ``rack15`` is the packed rack the 14
+        come from: a face that helps the 14 helps it too, so only its useful faces are tried."""
+        found = self.drawn.get((key, jokers))
+        if found is not None:
+            return found
+        melds = key_distance(key, jokers)
+        pairs = 7 - key_pairs(key, jokers)
+        useful = 0
+        if melds <= pairs:
+            if self.among == -1:
+                self.among = sum(1 << f for f in key_useful(rack15, jokers))
+            for f in key_useful(key, jokers, self.among):
+                useful += self.unseen(FAKE if f == self.okey else f)
+        if pairs <= melds:
+            twins = sum(
+                self.unseen(f if f != self.okey else FAKE)
+                for f in range(FAKE)
+                if key >> (_BITS * f) & 15 == 1
+            )
+            useful = max(useful, twins)
+        if jokers < 2:
+            useful += self.unseen(self.okey)
+        self.drawn[(key, jokers)] = found = useful * _DRAW
+        return found
+
+    def best_throw(
+        self, rack15: tuple[int, ...], keep: int | None, count: bool = True
+    ) -> tuple[int, float]:
+        """The tile to throw from 15 and the value of the rack it leaves (its draws when
+        ``count``, else its estimate); ``keep`` is a tile that may not go (taken from the left
+        this turn)."""
         key, jokers = rack_key(rack15, self.okey)
         options = [t for t in set(rack15) if t != keep and t != self.okey]
         if not options:
             options = [t for t in set(rack15) if t != keep]
         after = {t: key_without(key, jokers, t, self.okey) for t in options}
-        melded = {t: key_melded(*after[t]) for t in options}
-        most = max(melded.values())
-        # a throw that breaks a meld is only worth weighing for a rack going for pairs
-        pairs = key_pairs(key, jokers) >= 4
-        best, best_score, best_value = None, float("-inf"), 0.0
-        for t in sorted(options):
-            if melded[t] < most and not (pairs and rack15.count(t) == 1):
-                continue
-            value = self.value(*after[t])
-            score = value - _DANGER * self.danger(t)
-            if score > best_score:
-                best, best_score, best_value = t, score, value
-        return best, best_value
+        distance = {t: self.distance(*after[t]) for t in options}
+        least = min(distance.values())
+        nearest = sorted(t for t in options if distance[t] == least)
+        value = {t: self.value(*after[t]) for t in nearest}
+        score = {t: value[t] - _DANGER * self.danger(t) for t in nearest}
+        if not count:
+            best = max(nearest, key=lambda t: (score[t], -t))
+            return best, value[best]
+        # the estimate picks the few to count, and decides between equal counts
+        nearest = sorted(nearest, key=lambda t: (-score[t], t))[:_COUNTED]
+        drawn = {t: self.draws(*after[t], key) for t in nearest}
+        best = max(nearest, key=lambda t: (drawn[t] - _DANGER * self.danger(t), score[t], -t))
+        return best, drawn[best]
 
 
 def hard_throw(k: SeatKnowledge) -> int:
@@ -171,7 +213,7 @@ def hard_take(k: SeatKnowledge) -> bool:
         return False  # it would join no meld: a tile from the stock may do more
     c = _Choice(k)
     now = c.value(key, jokers)
-    _, after = c.best_throw(rack15, x)
+    _, after = c.best_throw(rack15, x, count=False)
     return after > now
 
 
