@@ -1,6 +1,6 @@
 """The hard bot ("zor"): its choices read only what its seat knows (knowledge.py).
 
-It throws in three steps.
+It throws in two steps.
 1. Distance: of the tiles it may throw, only those that leave the rack the fewest draws from a
    finish (distance.py; seven pairs count when nearer: a pair short per missing pair) stay in.
    Tiles in melds alone mislead here: five loose tiles that each want a sixth leave a rack with
@@ -15,10 +15,6 @@ It throws in three steps.
    dangerous) and threw (not wanted). Danger weighs more as the stock runs down, and more in
    Eşli, where a finish by either opponent costs both partners. It reads only what the next
    player showed: a tile with live neighbours is as likely to help the bot itself.
-3. Draws: the best few by the estimate are valued again by the exact count of unseen tiles
-   whose draw would bring the rack a draw nearer (its "ukeire"), less the same danger; the
-   best of them goes. Counting those exactly takes a meld-distance search per face, so only
-   the few the estimate likes are counted.
 
 It takes the left player's discard when that finishes, is a real okey, or adds to its melds
 (or its pairs) and leaves a better estimate than the rack has now.
@@ -28,7 +24,7 @@ One memo, scoped to a single choice, keeps the values of racks already valued in
 
 from __future__ import annotations
 
-from .distance import key_distance, key_useful
+from .distance import key_distance
 from .finish import FINISH_FACTOR, finishes
 from .knowledge import SeatKnowledge
 from .melds import key_can_meld, key_without, rack_key
@@ -42,8 +38,6 @@ _FINISHING_OUT = 60  # an unseen copy that lets the rack finish (times the finis
 _PAIR_OUT = 9  # an unseen twin of a single, going for pairs
 _DANGER = 1  # one point of the next player's likely interest in a tile
 _NEAR = 0.2  # an unseen copy of a face that could join a loose tile (weighted as in _near)
-_DRAW = 3  # an unseen copy of a face whose draw brings the rack a draw nearer a finish
-_COUNTED = 3  # the throws, best by the estimate, whose useful draws are counted exactly
 
 
 class _Choice:
@@ -53,8 +47,6 @@ class _Choice:
         self.k = k
         self.okey = k.okey
         self.values: dict[tuple[int, int], float] = {}
-        self.drawn: dict[tuple[int, int], float] = {}
-        self.among = -1  # the faces a draw could help the rack of 15 with (bits), once known
 
     def unseen(self, f: int) -> int:
         return self.k.unseen[f]
@@ -134,39 +126,9 @@ class _Choice:
         """Draws from a finish: in melds, or in seven pairs (one draw per missing pair)."""
         return min(key_distance(key, jokers), 7 - key_pairs(key, jokers))
 
-    def draws(self, key: int, jokers: int, rack15: int) -> float:
-        """The unseen copies of every face whose draw would bring the rack of 14 a draw nearer
-        its finish (the okey always does), times _DRAW. ``rack15`` is the packed rack the 14
-        come from: a face that helps the 14 helps it too, so only its useful faces are tried."""
-        found = self.drawn.get((key, jokers))
-        if found is not None:
-            return found
-        melds = key_distance(key, jokers)
-        pairs = 7 - key_pairs(key, jokers)
-        useful = 0
-        if melds <= pairs:
-            if self.among == -1:
-                self.among = sum(1 << f for f in key_useful(rack15, jokers))
-            for f in key_useful(key, jokers, self.among):
-                useful += self.unseen(FAKE if f == self.okey else f)
-        if pairs <= melds:
-            twins = sum(
-                self.unseen(f if f != self.okey else FAKE)
-                for f in range(FAKE)
-                if key >> (_BITS * f) & 15 == 1
-            )
-            useful = max(useful, twins)
-        if jokers < 2:
-            useful += self.unseen(self.okey)
-        self.drawn[(key, jokers)] = found = useful * _DRAW
-        return found
-
-    def best_throw(
-        self, rack15: tuple[int, ...], keep: int | None, count: bool = True
-    ) -> tuple[int, float]:
-        """The tile to throw from 15 and the value of the rack it leaves (its draws when
-        ``count``, else its estimate); ``keep`` is a tile that may not go (taken from the left
-        this turn)."""
+    def best_throw(self, rack15: tuple[int, ...], keep: int | None) -> tuple[int, float]:
+        """The tile to throw from 15 and the value of the rack it leaves; ``keep`` is a tile that
+        may not go (taken from the left this turn)."""
         key, jokers = rack_key(rack15, self.okey)
         options = [t for t in set(rack15) if t != keep and t != self.okey]
         if not options:
@@ -174,17 +136,10 @@ class _Choice:
         after = {t: key_without(key, jokers, t, self.okey) for t in options}
         distance = {t: self.distance(*after[t]) for t in options}
         least = min(distance.values())
-        nearest = sorted(t for t in options if distance[t] == least)
+        nearest = [t for t in options if distance[t] == least]
         value = {t: self.value(*after[t]) for t in nearest}
-        score = {t: value[t] - _DANGER * self.danger(t) for t in nearest}
-        if not count:
-            best = max(nearest, key=lambda t: (score[t], -t))
-            return best, value[best]
-        # the estimate picks the few to count, and decides between equal counts
-        nearest = sorted(nearest, key=lambda t: (-score[t], t))[:_COUNTED]
-        drawn = {t: self.draws(*after[t], key) for t in nearest}
-        best = max(nearest, key=lambda t: (drawn[t] - _DANGER * self.danger(t), score[t], -t))
-        return best, drawn[best]
+        best = max(nearest, key=lambda t: (value[t] - _DANGER * self.danger(t), -t))
+        return best, value[best]
 
 
 def hard_throw(k: SeatKnowledge) -> int:
@@ -213,7 +168,7 @@ def hard_take(k: SeatKnowledge) -> bool:
         return False  # it would join no meld: a tile from the stock may do more
     c = _Choice(k)
     now = c.value(key, jokers)
-    _, after = c.best_throw(rack15, x, count=False)
+    _, after = c.best_throw(rack15, x)
     return after > now
 
 
