@@ -1,30 +1,30 @@
 """The hard bot ("zor"): its choices read only what its seat knows (knowledge.py).
 
-Each 14-tile rack it could keep is valued by
-- the tiles in melds (as the normal bot does);
-- its outs: for every face this seat has not seen yet, weighted by the copies still unseen, how
-  many more tiles in melds drawing it would give; a draw that would let the rack finish counts
-  much more, twice as much when the finish would put a real okey on the indicator;
-- for a rack made of pairs (five or more, or four with live twins), the same with seven pairs:
-  pairs held and the unseen twins of its single tiles. The better of the two ways is the value,
-  so the bot goes for pairs exactly when pairs are the nearer finish.
-Then it throws, of the tiles whose loss keeps the most tiles in melds (any single, for a rack
-going for pairs), the one that leaves the best value less its danger: how much the next player
-(an opponent in Düz and Eşli alike) is likely to want it, read from the tiles that player took
-(wanted: their neighbours are dangerous) and threw (not wanted). Danger weighs more as the
-stock runs down, and more in Eşli, where a finish by either opponent costs both partners and
-the partner's own finish is worth as much as one's own, so blocking pays more than racing.
-Danger reads only what the next player showed: a tile with live neighbours is as likely to
-help the bot itself, so fearing all of them throws its own chances away.
+It throws in two steps.
+1. Distance: of the tiles it may throw, only those that leave the rack the fewest draws from a
+   finish (distance.py; seven pairs count when nearer: a pair short per missing pair) stay in.
+   Tiles in melds alone mislead here: five loose tiles that each want a sixth leave a rack with
+   three melds two draws away, since only one more group fits the 14 places.
+2. Estimate: each rack of 14 left is valued by its tiles in melds, its outs (for every face this
+   seat has not seen yet, weighted by the copies still unseen, how many more tiles in melds
+   drawing it would give; a draw that would let the rack finish counts much more, twice as
+   much when the finish would put a real okey on the indicator) and, for a rack made of pairs
+   (five or more, or four with live twins), the same with seven pairs, the better of the two;
+   less the tile's danger: how much the next player (an opponent in Düz and Eşli alike) is
+   likely to want it, read from the tiles that player took (wanted: their neighbours are
+   dangerous) and threw (not wanted). Danger weighs more as the stock runs down, and more in
+   Eşli, where a finish by either opponent costs both partners. It reads only what the next
+   player showed: a tile with live neighbours is as likely to help the bot itself.
 
 It takes the left player's discard when that finishes, is a real okey, or adds to its melds
-(or its pairs) and leaves a better value than the rack has now.
+(or its pairs) and leaves a better estimate than the rack has now.
 
 One memo, scoped to a single choice, keeps the values of racks already valued in it.
 """
 
 from __future__ import annotations
 
+from .distance import key_distance
 from .finish import FINISH_FACTOR, finishes
 from .knowledge import SeatKnowledge
 from .melds import key_can_meld, key_without, rack_key
@@ -122,6 +122,10 @@ class _Choice:
 
     # ------------------------------------------------------------ choices
 
+    def distance(self, key: int, jokers: int) -> int:
+        """Draws from a finish: in melds, or in seven pairs (one draw per missing pair)."""
+        return min(key_distance(key, jokers), 7 - key_pairs(key, jokers))
+
     def best_throw(self, rack15: tuple[int, ...], keep: int | None) -> tuple[int, float]:
         """The tile to throw from 15 and the value of the rack it leaves; ``keep`` is a tile that
         may not go (taken from the left this turn)."""
@@ -130,19 +134,12 @@ class _Choice:
         if not options:
             options = [t for t in set(rack15) if t != keep]
         after = {t: key_without(key, jokers, t, self.okey) for t in options}
-        melded = {t: key_melded(*after[t]) for t in options}
-        most = max(melded.values())
-        # a throw that breaks a meld is only worth weighing for a rack going for pairs
-        pairs = key_pairs(key, jokers) >= 4
-        best, best_score, best_value = None, float("-inf"), 0.0
-        for t in sorted(options):
-            if melded[t] < most and not (pairs and rack15.count(t) == 1):
-                continue
-            value = self.value(*after[t])
-            score = value - _DANGER * self.danger(t)
-            if score > best_score:
-                best, best_score, best_value = t, score, value
-        return best, best_value
+        distance = {t: self.distance(*after[t]) for t in options}
+        least = min(distance.values())
+        nearest = [t for t in options if distance[t] == least]
+        value = {t: self.value(*after[t]) for t in nearest}
+        best = max(nearest, key=lambda t: (value[t] - _DANGER * self.danger(t), -t))
+        return best, value[best]
 
 
 def hard_throw(k: SeatKnowledge) -> int:
