@@ -40,14 +40,15 @@ class Pulse:
         self.task: asyncio.Task | None = None
 
     async def run(self) -> None:
-        listener = None
+        channel = listener = None
         try:
             while True:
                 try:
-                    if listener is None:
+                    if channel is None:
                         channel = await self.layer.new_channel("pulse.")
-                        listener = asyncio.ensure_future(self.listen(channel))
+                    if listener is None:  # joined, then heard: a failure retries what is left
                         await self.layer.group_add(HEAL_GROUP, channel)
+                        listener = asyncio.ensure_future(self.listen(channel))
                         # this process may be a daphne started again after dying mid-move
                         await self.layer.group_send(HEAL_GROUP, HEAL)
                     self.sent += 1

@@ -34,7 +34,7 @@ _MAX_HOLES = 4  # more holes than this: two groups are as good
 _CACHE_LIMIT = 1 << 18
 
 _LINE = (1 << (_BITS * 13)) - 1  # a colour's 13 fields
-_COLUMN = sum(1 << (_BITS * 13 * c) | 15 << (_BITS * 13 * c) for c in range(4))  # one number
+_COLUMN = sum(15 << (_BITS * 13 * c) for c in range(4))  # one number
 _PROFILES: dict[int, int] = {}
 
 
@@ -84,6 +84,8 @@ def _groups(key: int, f: int) -> tuple[tuple[int, int, int], ...]:
     k = (key >> (_BITS * (f - f % 13)) & _LINE) << 256 | (key >> (_BITS * f) & _COLUMN) << 8 | f
     found = _GROUPS.get(k)
     if found is None:
+        if len(_GROUPS) > _CACHE_LIMIT:  # bounded, as the profiles are: a worker lives long
+            _GROUPS.clear()
         found = _GROUPS[k] = tuple(
             (taken, _W * places, real * _FROM[places])
             for taken, places, real in _find_groups(key, f)
@@ -142,9 +144,3 @@ def key_kept(key: int, jokers: int) -> int:
 def key_distance(key: int, jokers: int) -> int:
     """Draws the packed rack of 14 (or 15, one to throw) is from a finish in melds, at best."""
     return _PLACES - jokers - key_kept(key, jokers)
-
-
-def clear_caches() -> None:
-    """Forget every memo (for benchmarks that want a cold start)."""
-    _PROFILES.clear()
-    _GROUPS.clear()
