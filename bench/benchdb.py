@@ -45,16 +45,19 @@ def bench_database():
         connection.creation.destroy_test_db(name, verbosity=0)
 
 
-def table_of_four(options=None):
-    """(users, table): four new users seated at a Düz table whose game has started."""
+def table_of_four(options=None, lang="tr"):
+    """(users, table): four new users (their site in ``lang``) seated at a Düz table whose game
+    has started."""
     from django.contrib.auth import get_user_model
 
+    from accounts.models import Profile
     from games import services
 
     users = [
         get_user_model().objects.create_user(username=f"bench{i}", email=f"b{i}@example.com")
         for i in range(4)
     ]
+    Profile.objects.filter(user__in=users).update(language=lang)
     table = services.table_create(manager=users[0], options=options or {"hand_limit": 50})
     for i in range(1, 4):
         services.seat_take(table_id=table.pk, user=users[i], index=i)

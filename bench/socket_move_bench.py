@@ -12,9 +12,9 @@ It creates a throwaway test database, seats four users at a Düz table and plays
 this thread's CPU time:
 - ``services.move_submit(publish=False)`` between two ``close_old_connections``, what the
   sockets' database thread of daphne runs for ``TableConsumer.on_move`` (DatabaseSyncToAsync);
-- what daphne renders for the move: after its commit, its public event (``render.event_html``)
-  once in each of the site's languages (``games.broadcast.event_messages``), and in each changed
-  player's socket their own part (``render.own_html``), in that page's language (--lang);
+- what the move process renders for the move (``games.broadcast.event_messages``): its public
+  event once in each of the site's languages, and each changed player's own part once, in the
+  player's language (the players' profiles and pages are in --lang);
 - for a move that ends the hand (the table changed: each page shows it whole again), the four
   players' full frames, each built as ``TableConsumer.frame_render`` builds it (a read of the
   table and the frame).
@@ -92,7 +92,7 @@ def main():
     bench_django(OKEY_TEST_SEED_HEX=os.environ["OKEY_TEST_SEED_HEX"])
     from django.db import close_old_connections
 
-    from games import engine, render, services
+    from games import broadcast, engine, render, services
     from games.consumers import TableConsumer
     from games.events import MoveEvent
     from games.models import Game, Hand
@@ -104,7 +104,7 @@ def main():
         profiler = cProfile.Profile(time.thread_time)
     with bench_database(), open(args.dump or os.devnull, "w") as dump:
         out = dump if args.dump else None
-        users, table = table_of_four()
+        users, table = table_of_four(lang=args.lang)
         sockets = []
         for user in users:
             socket = TableConsumer()
@@ -115,14 +115,12 @@ def main():
         seat_of = {u.pk: i for i, u in enumerate(users)}
 
         def renders(event):
-            """{seat: html in --lang} of what the sockets receive after the move: the event (for
-            every seat) and the own parts, each rendered in every language as broadcast does."""
-            public = render.in_every_language(lambda: render.event_html(event))
-            own = {}
-            for o in event.own:
-                html = render.in_every_language(lambda o=o: render.own_html(o))
-                own[seat_of[o.user_id]] = html[args.lang]
-            return public[args.lang], own
+            """{seat: html in --lang} of what the sockets receive after the move, rendered as
+            broadcast renders it: the event (for every seat) in every language, the own parts
+            in their players' language (--lang)."""
+            messages = [message for _group, message in broadcast.event_messages(event)]
+            own = {seat_of[m["own"]["user_id"]]: m["html"][args.lang] for m in messages[1:]}
+            return messages[0]["html"][args.lang], own
 
         applied, rendered, ended, whole = [], [], [], []
         viewer_bytes, move_bytes, event_bytes, own_bytes = [], [], [], []

@@ -2,9 +2,11 @@
 
 A move's public part is rendered here once per language and the same bytes go to the table's
 group, which every socket at the table joins, spectators included: it never carries a rack
-tile. Each player's own part is rendered here too, once per language, and goes to that player's
-own group at the table, which only their tabs join, on whichever daphne they are. It is rendered
-where the move ran, not in each tab's socket: that is daphne's loop, which every socket shares.
+tile. Each player's own part is rendered here too, once, in the player's language, and goes to
+that player's own group at the table, which only their tabs join, on whichever daphne they are.
+It is rendered where the move ran, not in each tab's socket: that is daphne's loop, which every
+socket shares. Only a tab that shows another language than its player's (a link into the other
+language's pages) renders its own part itself, from the view the message carries.
 A change of the table's life sends only its version: each page then shows its viewer's whole
 table again.
 
@@ -17,9 +19,10 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.utils import translation
 
 from games import metrics, render, selectors
-from games.events import MoveEvent, TableChanged
+from games.events import MoveEvent, OwnView, TableChanged
 from games.models import ChatMessage
 
 logger = logging.getLogger(__name__)
@@ -50,17 +53,21 @@ def event_messages(event: MoveEvent | TableChanged) -> list[tuple[str, dict]]:
         )
     ]
     for own in event.own:
-        out.append(
-            (
-                player_group(event.table_id, own.user_id),
-                {
-                    "type": "table.own",
-                    "version": event.version,
-                    "html": render.in_every_language(lambda own=own: render.own_html(own)),
-                },
-            )
-        )
+        out.append((player_group(event.table_id, own.user_id), own_message(event.version, own)))
     return out
+
+
+def own_message(version: int, own: OwnView) -> dict:
+    """A player's own part, rendered once, in their language, with the view it was rendered
+    from (only ever the player's own rack: this goes to their group alone)."""
+    with translation.override(own.lang):
+        html = render.own_html(own)
+    return {
+        "type": "table.own",
+        "version": version,
+        "html": {own.lang: html},
+        "own": own.to_message(),
+    }
 
 
 def event_publish(event: MoveEvent | TableChanged) -> None:

@@ -33,6 +33,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, metrics, render, selectors, services
+from games.events import OwnView
 from games.invite_selectors import my_tables
 from games.models import Game, Table
 from games.privacy import table_open_to
@@ -235,8 +236,13 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
         await self.send(text_data=event["html"][self.lang])
 
     async def table_own(self, event):
-        """This player's own rack and moves, after a move: only their tabs hear it."""
-        await self.send(text_data=event["html"][self.lang])
+        """This player's own rack and moves, after a move: only their tabs hear it. It comes
+        rendered in the player's language; a tab that shows another renders it here."""
+        html = event["html"].get(self.lang)
+        if html is None:
+            with translation.override(self.lang):
+                html = render.own_html(OwnView.from_message(event["own"]))
+        await self.send(text_data=html)
 
     async def table_changed(self, event):
         """A change of the table's life: this viewer's whole table again."""

@@ -7,7 +7,9 @@ tile. A change of the table's life (a seat taken, the start, a deal, a hand's en
 ``TableChanged``: each page then shows its viewer's whole table again.
 """
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+
+from django.conf import settings
 
 from games import engine, selectors
 from games.selectors import BoardView, RackView
@@ -21,6 +23,17 @@ class OwnView:
     rack: RackView
     tiles_changed: bool
     moves_changed: bool
+    lang: str  # the player's language (their profile's): the one their tabs almost always show
+
+    def to_message(self) -> dict:
+        """Plain values for the channel layer: a tab in another language renders from them."""
+        return asdict(self)
+
+    @classmethod
+    def from_message(cls, data: dict) -> "OwnView":
+        rack = dict(data["rack"])
+        rack["tiles"], rack["can"] = tuple(rack["tiles"]), tuple(rack["can"])
+        return cls(**{**data, "rack": RackView(**rack)})
 
 
 @dataclass(frozen=True)
@@ -60,7 +73,12 @@ def own_views(table_id: int, version: int, seats, hand, state) -> dict:
     }
 
 
-def _own_changed(before: dict, after: dict) -> tuple[OwnView, ...]:
+def _language(user) -> str:
+    lang = getattr(getattr(user, "profile", None), "language", None)
+    return lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def _own_changed(languages: dict, before: dict, after: dict) -> tuple[OwnView, ...]:
     """The players whose tiles or moves changed (the version aside)."""
     out = []
     for index, (user_id, view) in after.items():
@@ -73,7 +91,13 @@ def _own_changed(before: dict, after: dict) -> tuple[OwnView, ...]:
         moves = old is None or (old.can, old.phase, old.away) != (view.can, view.phase, view.away)
         if tiles or moves:
             out.append(
-                OwnView(user_id=user_id, rack=view, tiles_changed=tiles, moves_changed=moves)
+                OwnView(
+                    user_id=user_id,
+                    rack=view,
+                    tiles_changed=tiles,
+                    moves_changed=moves,
+                    lang=languages[index],
+                )
             )
     return tuple(out)
 
@@ -90,7 +114,11 @@ def move_event(*, table, game, seats, hand, gstate, before, own_before, state, n
         tile=_public_tile(kind, tile, state, seat),
         before=before,
         after=selectors.board_view(table, game, seats, hand, new, gstate),
-        own=_own_changed(own_before, own_views(table.pk, game.version, seats, hand, new)),
+        own=_own_changed(
+            {s.index: _language(s.user) for s in seats if s.user_id is not None},
+            own_before,
+            own_views(table.pk, game.version, seats, hand, new),
+        ),
     )
 
 

@@ -58,9 +58,11 @@ def users_create(prefix: str, count: int, *, with_password: int = 0) -> list:
         EmailAddress(user=u, email=u.email, verified=True, primary=True) for u in users
     )
     # bulk_create sends no post_save, so the profile that every signed-up player has is made
-    # here (the site names players from it; a player without one costs a query per read)
+    # here (the site names players from it; a player without one costs a query per read). Their
+    # language is that of the pages the harness's sockets show (?lang=en), as for a player who
+    # signed up on them: their own parts come rendered in it.
     Profile.objects.bulk_create(
-        Profile(user=u, display_name=name, name_key=display_name_key(name))
+        Profile(user=u, display_name=name, name_key=display_name_key(name), language="en")
         for u in users
         for name in [u.email.split("@")[0]]
     )

@@ -182,9 +182,9 @@ async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(
 async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(
     users, fixed_seed, moves_run_in
 ):
-    """The own part is rendered in every language where the move ran: a Turkish tab and an
-    English tab of the same player both hear that it is their turn, each in its own
-    language."""
+    """A Turkish tab and an English tab of the same player both hear that it is their turn,
+    each in its own language: the part comes rendered in the player's (Turkish), and the
+    English tab renders it from the view the message carries."""
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     state = await sync_to_async(hand_state)(table)
     mover, nxt = state.turn, (state.turn + 1) % 4

@@ -354,6 +354,33 @@ def test_a_draw_event_names_no_tile(playing, users, monkeypatch):
     assert out.event.own[0].rack.drawn == drawn
 
 
+def test_each_own_part_is_rendered_once_in_its_players_language(playing, users):
+    """The public event goes to the table in every language; a player's own part only in
+    theirs, with the view a tab in the other language renders the same markup from."""
+    from django.utils import translation
+
+    from games import broadcast, render
+    from games.events import OwnView
+
+    users[1].profile.language = "en"
+    users[1].profile.save(update_fields=["language"])
+    tile = engine.format_tile(hand_state(playing).racks[0][0])
+    out = submit(playing, users[0], kind="discard", tile=tile)
+    (table, public), *own = broadcast.event_messages(out.event)
+    assert table == broadcast.table_group(playing.pk) and set(public["html"]) == {"tr", "en"}
+    by_user = {m["own"]["user_id"]: m for _group, m in own}
+    assert [g for g, _m in own] == [broadcast.player_group(playing.pk, users[i].pk) for i in (0, 1)]
+    assert list(by_user[users[0].pk]["html"]) == ["tr"]
+    assert list(by_user[users[1].pk]["html"]) == ["en"]
+    assert "Your turn: draw a tile" in by_user[users[1].pk]["html"]["en"]
+    # the view travels as plain values and comes back as it was: a Turkish tab of the English
+    # player renders exactly what the move process would have rendered in Turkish
+    theirs = OwnView.from_message(by_user[users[1].pk]["own"])
+    assert theirs == next(o for o in out.event.own if o.user_id == users[1].pk)
+    with translation.override("tr"):
+        assert "Sıra sizde: taş çekin" in render.own_html(theirs)
+
+
 def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
     playing, users, monkeypatch, django_capture_on_commit_callbacks
 ):
