@@ -11,8 +11,9 @@ four-player hands through games.services.move_submit, and times:
   time and in this process's CPU time (what a daphne process spends on it: the ORM, the engine),
   with the move's broadcast held;
 - what the move's commit renders for the sockets (games.broadcast.event_messages): its public
-  event once in each of the site's languages, and each changed player's own part in each, in CPU
-  time; and the bytes they come to (one language) for each player, and for the four;
+  event once in each of the site's languages, and each changed player's own part once, in the
+  player's language (the players' is --lang), in CPU time; and the bytes they come to (--lang)
+  for each player, and for the four;
 - a full frame (what TableConsumer.frame_render does on a connect, a sync with a stale version
   or after a change of the table's life: selectors.table_rows, table_view and
   render.frame_full), for the player to move next and for a spectator.
@@ -58,6 +59,7 @@ def main():
     from django.utils import translation
 
     from games import broadcast, engine, render, selectors, services
+    from games.events import MoveEvent
     from games.models import Hand, Table
     from tests.games.helpers import random_move
 
@@ -69,7 +71,7 @@ def main():
             return render.frame_full(selectors.table_view(rows, viewer))
 
     with bench_database():
-        users, table = table_of_four()
+        users, table = table_of_four(lang=args.lang)
         seat_of = {u.pk: i for i, u in enumerate(users)}
         rng = random.Random(1)
         submit, submit_cpu, renders, render_player, render_spectator = [], [], [], [], []
@@ -92,16 +94,14 @@ def main():
                 submit.append(time.perf_counter() - t0)
                 submit_cpu.append(time.process_time() - c0)
                 event = outcome.event
-                if event is not None:
-                    # what the move renders (games.broadcast.event_messages): its event and each
-                    # changed player's own part, in every language
+                if isinstance(event, MoveEvent):
+                    # what the move renders (games.broadcast.event_messages): its event in
+                    # every language, each changed player's own part in theirs (--lang)
                     t0 = time.process_time()
-                    public = render.in_every_language(lambda e=event: render.event_html(e))
-                    own = {}
-                    for o in event.own:
-                        html = render.in_every_language(lambda o=o: render.own_html(o))
-                        own[seat_of[o.user_id]] = html[args.lang]
+                    messages = [m for _group, m in broadcast.event_messages(event)]
                     renders.append(time.process_time() - t0)
+                    public = messages[0]["html"]
+                    own = {seat_of[m["own"]["user_id"]]: m["html"][args.lang] for m in messages[1:]}
                     sizes = [
                         len((public[args.lang] + own.get(i, "")).encode())
                         for i in range(len(users))
@@ -120,7 +120,7 @@ def main():
             services.hand_next(table_id=table.pk, expected_version=game.version)
         line("move_submit", submit)
         line("move_submit, CPU of this process", submit_cpu)
-        line("event and own parts, all languages, CPU", renders)
+        line("event (every language) and own parts, CPU", renders)
         line("full frame, player to move", render_player)
         line("full frame, spectator", render_spectator)
         for name, values in (
