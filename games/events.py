@@ -31,8 +31,8 @@ class OwnView:
 
     @classmethod
     def from_message(cls, data: dict) -> "OwnView":
-        rack = dict(data["rack"])
-        rack["tiles"], rack["can"] = tuple(rack["tiles"]), tuple(rack["can"])
+        # the layer's msgpack turns tuples into lists
+        rack = {k: tuple(v) if isinstance(v, list) else v for k, v in data["rack"].items()}
         return cls(**{**data, "rack": RackView(**rack)})
 
 

@@ -357,6 +357,7 @@ def test_a_draw_event_names_no_tile(playing, users, monkeypatch):
 def test_each_own_part_is_rendered_once_in_its_players_language(playing, users):
     """The public event goes to the table in every language; a player's own part only in
     theirs, with the view a tab in the other language renders the same markup from."""
+    import msgpack
     from django.utils import translation
 
     from games import broadcast, render
@@ -373,9 +374,9 @@ def test_each_own_part_is_rendered_once_in_its_players_language(playing, users):
     assert list(by_user[users[0].pk]["html"]) == ["tr"]
     assert list(by_user[users[1].pk]["html"]) == ["en"]
     assert "Your turn: draw a tile" in by_user[users[1].pk]["html"]["en"]
-    # the view travels as plain values and comes back as it was: a Turkish tab of the English
-    # player renders exactly what the move process would have rendered in Turkish
-    theirs = OwnView.from_message(by_user[users[1].pk]["own"])
+    # the view crosses the channel layer (msgpack) as plain values and comes back as it was: a
+    # Turkish tab of the English player renders exactly what the move process would have
+    theirs = OwnView.from_message(msgpack.unpackb(msgpack.packb(by_user[users[1].pk]["own"])))
     assert theirs == next(o for o in out.event.own if o.user_id == users[1].pk)
     with translation.override("tr"):
         assert "Sıra sizde: taş çekin" in render.own_html(theirs)
