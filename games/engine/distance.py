@@ -31,11 +31,14 @@ _HIGH = sum(1 << (_W * s + 4) for s in range(_FIELDS))
 _FROM = [sum(1 << (_W * s) for s in range(n, _FIELDS)) for n in range(_FIELDS + 1)]
 _SHIFT3 = _W * 3
 _MAX_HOLES = 4  # more holes than this: two groups are as good
-_CACHE_LIMIT = 1 << 18
+_CACHE_LIMIT = 1 << 17  # entries per generation (two of them): bounded memory, long-lived
 
 _LINE = (1 << (_BITS * 13)) - 1  # a colour's 13 fields
 _COLUMN = sum(15 << (_BITS * 13 * c) for c in range(4))  # one number
+# Each memo keeps two generations (as rack._cover's): when full it becomes the old one, and an
+# entry still in use moves back from there, so a full memo costs no burst of recomputing.
 _PROFILES: dict[int, int] = {}
+_PROFILES_OLD: dict[int, int] = {}
 
 
 def _profile(key: int) -> int:
@@ -43,10 +46,15 @@ def _profile(key: int) -> int:
     use at most s places. Adding a group of p places holding r real tiles to a profile is a
     shift by p fields and an add of r to the fields from p on; the better of two profiles is
     a field-wise maximum, the fifth bit of each field telling which is larger."""
+    global _PROFILES, _PROFILES_OLD
     if not key:
         return 0
     found = _PROFILES.get(key)
     if found is not None:
+        return found
+    found = _PROFILES_OLD.get(key)
+    if found is not None:
+        _PROFILES[key] = found
         return found
     f = ((key & -key).bit_length() - 1) >> 2
     rest = key - (1 << (_BITS * f))
@@ -67,14 +75,15 @@ def _profile(key: int) -> int:
         o = ((p << shift) & _FULL) + add
         mask = ((((best | _HIGH) - o) & _HIGH) >> 4) * 15
         best = (best & mask) | (o & ~mask)
-    if len(profiles) > _CACHE_LIMIT:
-        profiles.clear()
-    profiles[key] = best
+    if len(_PROFILES) > _CACHE_LIMIT:
+        _PROFILES_OLD, _PROFILES = _PROFILES, {}
+    _PROFILES[key] = best
     return best
 
 
 # the groups that can start at a face, by what the rack holds of its colour and its number
 _GROUPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_GROUPS_OLD: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def _groups(key: int, f: int) -> tuple[tuple[int, int, int], ...]:
@@ -82,14 +91,18 @@ def _groups(key: int, f: int) -> tuple[tuple[int, int, int], ...]:
     count, the shift and the add that put the group on a profile, as in _profile). f is the lowest
     tile held, so the lower colours are empty."""
     k = (key >> (_BITS * (f - f % 13)) & _LINE) << 256 | (key >> (_BITS * f) & _COLUMN) << 8 | f
+    global _GROUPS, _GROUPS_OLD
     found = _GROUPS.get(k)
     if found is None:
-        if len(_GROUPS) > _CACHE_LIMIT:  # bounded, as the profiles are: a worker lives long
-            _GROUPS.clear()
-        found = _GROUPS[k] = tuple(
-            (taken, _W * places, real * _FROM[places])
-            for taken, places, real in _find_groups(key, f)
-        )
+        found = _GROUPS_OLD.get(k)
+        if found is None:
+            found = tuple(
+                (taken, _W * places, real * _FROM[places])
+                for taken, places, real in _find_groups(key, f)
+            )
+        if len(_GROUPS) > _CACHE_LIMIT:
+            _GROUPS_OLD, _GROUPS = _GROUPS, {}
+        _GROUPS[k] = found
     return found
 
 

@@ -79,8 +79,9 @@ class _Choice:
 
     def _out(self, key15: int, jokers15: int, melded: int, gain: int) -> float:
         """What one unseen copy of a tile that would add ``gain`` tiles to the melds is worth;
-        a draw that looks like finishing is checked exactly."""
-        if melded + gain >= 14 and key_melded(key15, jokers15) >= 14:
+        a draw that looks like finishing is checked exactly: 15 tiles all in melds need not
+        hold 14 that finish (five melds of three do not), so it asks the distance search."""
+        if melded + gain >= 14 and key_distance(key15, jokers15) == 0:
             return _FINISHING_OUT * self._finish_factor(key15, jokers15)
         return _OUT * gain
 

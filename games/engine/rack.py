@@ -24,11 +24,15 @@ BOT_STRENGTHS = ("normal", "easy", "hard")
 # the strengths that choose from the rack alone; "hard" also reads the table (hard.py)
 RACK_STRENGTHS = ("normal", "easy")
 _BITS = 4
-_CACHE_LIMIT = 1 << 16
+_CACHE_LIMIT = 1 << 15  # entries per generation of the memo below (two of them)
 
 # ---------------------------------------------------------------- the most tiles in melds
 
+# Two generations: when the memo is full it becomes the old one and a new one starts, and an
+# entry found in the old one moves back. A clear would leave a worker's next turns to rebuild
+# everything at once (the slowest turns were those); this keeps what is still in use.
 _COVER: dict[int, tuple[tuple[int, int], tuple | None]] = {}
+_COVER_OLD: dict[int, tuple[tuple[int, int], tuple | None]] = {}
 
 
 def _count(key: int, f: int) -> int:
@@ -121,9 +125,14 @@ def _cover(key: int, jokers: int) -> tuple[tuple[int, int], tuple | None]:
     (meld or None when the lowest tile is left out, key after, okeys after)."""
     if not key:
         return (0, 0), None
+    global _COVER, _COVER_OLD
     k = key | jokers << 240
     found = _COVER.get(k)
     if found is not None:
+        return found
+    found = _COVER_OLD.get(k)
+    if found is not None:
+        _COVER[k] = found
         return found
     f = ((key & -key).bit_length() - 1) // _BITS
     rest = key - (1 << (_BITS * f))
@@ -140,7 +149,7 @@ def _cover(key: int, jokers: int) -> tuple[tuple[int, int], tuple | None]:
         if score > best[0]:
             best = (score, (meld, after, left))
     if len(_COVER) > _CACHE_LIMIT:
-        _COVER.clear()
+        _COVER_OLD, _COVER = _COVER, {}
     _COVER[k] = best
     return best
 

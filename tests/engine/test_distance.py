@@ -56,3 +56,31 @@ def test_distance_reads_the_shape_not_the_tiles_in_melds():
     # the okey fills the hole of R5 _ R7
     assert distance(parse_tiles("R1 R2 R3 B5 B6 B7 Y9 Y10 Y11 K2 K3 K4 R5 Y5"), okey) == 0
     assert distance(parse_tiles("R1 R2 R3 B5 B6 B7 Y9 Y10 Y11 K2 K3 K4 R5 R7"), okey) == 1
+
+
+def test_full_memos_start_a_new_generation_and_keep_their_answers(monkeypatch):
+    import random
+
+    from games.engine import distance as distance_module
+    from games.engine import rack as rack_module
+    from games.engine.rack import key_melded
+    from games.engine.tiles import full_set, okey_of
+
+    rnd = random.Random(21)
+    racks = []
+    while len(racks) < 60:
+        okey = okey_of(rnd.randrange(52))
+        tiles = rnd.sample(full_set(), rnd.choice((14, 15)))
+        if tiles.count(okey) <= 2:
+            racks.append(rack_key(tiles, okey))
+    expected = [(key_distance(k, j), key_melded(k, j)) for k, j in racks]
+    # small memos, empty at first: each fills and turns over many times on these racks
+    for module, names in ((distance_module, ("_PROFILES", "_GROUPS")), (rack_module, ("_COVER",))):
+        monkeypatch.setattr(module, "_CACHE_LIMIT", 50)
+        for name in names:
+            monkeypatch.setattr(module, name, {})
+            monkeypatch.setattr(module, name + "_OLD", {})
+    for _ in range(2):
+        assert [(key_distance(k, j), key_melded(k, j)) for k, j in racks] == expected
+    assert len(distance_module._PROFILES) <= 51 and len(distance_module._PROFILES_OLD) <= 51
+    assert len(rack_module._COVER) <= 51 and len(rack_module._COVER_OLD) <= 51

@@ -17,6 +17,7 @@ from games.engine import (
     bot_discard,
     bot_moves,
     deal,
+    finishes,
     hand_apply,
     parse_tile,
     parse_tiles,
@@ -208,3 +209,19 @@ def test_the_hard_bot_finishes_when_it_can_and_keeps_the_okey_otherwise(
         return moves
 
     played_with_random_moves(s, rnd, 0.4, hard)
+
+
+def test_the_estimate_counts_a_draw_as_finishing_only_when_fourteen_can_finish():
+    # four melds of three and R11 R12: R13 puts all 15 in melds, yet no 14 of them finish (five
+    # melds of three); B8 to B5 B6 B7 ... B9 does finish
+    from games.engine.hard import _FINISHING_OUT, _OUT, _Choice
+    from games.engine.melds import rack_key
+
+    s = make_hand(["R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 R11 R12 B9", None, None, None])
+    c = _Choice(seat_knowledge(s, 0))
+    five_threes = parse_tiles("R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 R11 R12 R13")
+    assert not finishes(five_threes, s.okey)
+    assert c._out(*rack_key(five_threes, s.okey), 12, 3) == 3 * _OUT
+    finishing = parse_tiles("R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 R4 B8 B9")
+    assert finishes(finishing, s.okey)
+    assert c._out(*rack_key(finishing, s.okey), 13, 2) == _FINISHING_OUT
