@@ -7,7 +7,7 @@ it, and check after each injection that nothing was lost, doubled or left undone
 Setup: its own database (default .../okey_load_faults, recreated), a private redis-server on
 --redis-port (8590; never the shared 6379, and with no persistence, so a kill loses whatever
 Redis held), and the site's processes as Procfile.dev runs them, each on its own (web on --port,
-worker, beat), so that one can die without honcho stopping the rest. Each table has two bots
+worker, reviews, beat), so that one can die without honcho stopping the rest. Each table has two bots
 (seats 2 and 4) and two people playing through WebSockets: an attentive one, and a sleepy one
 who lets about a third of their turns time out (turn_seconds 15), so the server plays timed-out
 turns and away seats all along. Each client sends table.js's sync every 15 s.
@@ -216,13 +216,18 @@ def revive(stack: procs.Stack, port: int) -> list[str]:
     and beat run under bin/supervise (Procfile.dev), which restarts them itself: its log lines
     count as deaths too."""
     died = []
-    for role in ("worker", "beat"):
+    for role in ("worker", "reviews", "beat"):
         log = stack.log_dir / f"{role}.log"
         text = log.read_text(errors="replace") if log.exists() else ""
         n = text.count("supervise: ") - text.count("supervise: cannot start")
         died += [role] * (n - _restarts_seen.get(role, 0))
         _restarts_seen[role] = n
-    for role, line in (("daphne", "web"), ("worker", "worker"), ("beat", "beat")):
+    for role, line in (
+        ("daphne", "web"),
+        ("worker", "worker"),
+        ("reviews", "reviews"),
+        ("beat", "beat"),
+    ):
         live = [p for p in stack.popen.get(role, []) if p.poll() is None]
         if not live:
             stack.popen.pop(role, None)
@@ -362,6 +367,7 @@ def main(argv=None):
         stack.prepare()
         stack.proc_start("web", port=args.port)
         stack.proc_start("worker")
+        stack.proc_start("reviews")
         stack.proc_start("beat")
         procs.http_wait(f"http://127.0.0.1:{args.port}/healthz", 90)
         accounts.django_setup(env)

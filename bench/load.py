@@ -223,11 +223,29 @@ def tables_drop(tables) -> None:
     close_old_connections()
 
 
+def reviews_waiting(redis_url: str) -> int:
+    """Hands' reviews still queued at the end of a run: their worker runs at a lower CPU
+    priority than live play (Procfile.dev), so on a saturated machine they wait."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return client.llen("reviews")
+    finally:
+        client.close()
+
+
 def report_line(name, r) -> str:
     u = r["usage"]
     d = u.get("daphne", {})
     m = u.get("moves", {})
     w = u.get("worker", {})
+    rv = u.get("reviews")
+    reviews = (
+        f"reviews {rv.get('cpu_pct_of_core', 0):4.1f}%, {r.get('reviews_waiting', 0)} waiting  "
+        if rv
+        else ""
+    )
     moving = (
         f"move processes {r.get('moves_cpu_ms_per_move', 0):.1f} ms CPU/move "
         f"{m.get('cpu_pct_of_core', 0):5.1f}% {m.get('rss_mb_peak', 0):4.0f} MB  "
@@ -241,7 +259,7 @@ def report_line(name, r) -> str:
         f"daphne {r.get('daphne_cpu_ms_per_move', 0):.1f} ms CPU/move  "
         f"daphne {d.get('cpu_pct_of_core', 0):5.1f}% {d.get('rss_mb_peak', 0):5.0f} MB  "
         f"{moving}"
-        f"worker {w.get('cpu_pct_of_core', 0):4.1f}%  harness {u['harness_cpu']:5.1f}%  "
+        f"worker {w.get('cpu_pct_of_core', 0):4.1f}%  {reviews}harness {u['harness_cpu']:5.1f}%  "
         f"postgres {u.get('postgres', {}).get('cpu_pct_of_core', 0):4.1f}%  "
         f"redis {u.get('redis', {}).get('cpu_pct_of_core', 0):4.1f}%  "
         f"machine {u['machine']['cpu_pct_of_all_cores']:5.1f}%  "
@@ -310,6 +328,8 @@ def measure(kind, scenario, args, stack, ports, results, sat_tables=None):
     meter = procs.Meter(groups, more=stack.processes)  # move processes start with a socket
     logs_at = procs.log_offsets(stack.log_dir)
     r = asyncio.run(scenario_run(players, rec, meter, args))
+    if kind == "site":
+        r["reviews_waiting"] = reviews_waiting(args.redis_url)
     r["gc_pauses"] = procs.gc_pauses_since(stack.log_dir, logs_at)  # warm-up included
     if kind == "site":
         tables_drop(tables)

@@ -16,8 +16,8 @@ this thread's CPU time:
   event once in each of the site's languages, and each changed player's own part once, in the
   player's language (the players' profiles and pages are in --lang);
 - for a move that ends the hand (the table changed: each page shows it whole again), the four
-  players' full frames, each built as ``TableConsumer.frame_render`` builds it (a read of the
-  table and the frame).
+  players' full frames, rendered as broadcast renders them where the move ran (one read of the
+  table, a frame for each player in their language).
 It also reports the bytes (UTF-8, in --lang) each player's socket receives for a move: the
 event, plus its own part when it has one, or its full frame at a hand's end. ``--dump`` writes
 every frame, to compare two versions of the code byte for byte; ``--profile`` prints the top of
@@ -149,8 +149,9 @@ def main():
             if isinstance(outcome.event, MoveEvent):
                 public, own = renders(outcome.event)
                 frames = [public + own.get(i, "") for i in range(len(sockets))]
-            else:  # the hand's end: every socket renders its viewer's whole table
-                frames = [socket.frame_render(chat=False)[1] for socket in sockets]
+            else:  # the hand's end: each player's whole table, rendered as broadcast does
+                changed, *framed = broadcast.event_messages(outcome.event)
+                frames = [m["html"] for _group, m in framed]
             t2 = time.thread_time()
             if profiler:
                 profiler.disable()

@@ -7,8 +7,12 @@ that player's own group at the table, which only their tabs join, on whichever d
 It is rendered where the move ran, not in each tab's socket: that is daphne's loop, which every
 socket shares. Only a tab that shows another language than its player's (a link into the other
 language's pages) renders its own part itself, from the view the message carries.
-A change of the table's life sends only its version: each page then shows its viewer's whole
-table again.
+A change of the table's life (a seat taken, the start, a deal, a hand's end) shows each page its
+viewer's whole table again. Each seated player's is rendered here too, once, in their language,
+and goes to their own group; the table's group hears only the version and whose frames went out,
+so that only a spectator's socket, or a tab in another language than its player's, renders its
+viewer's table itself. Rendered in each socket, the four players' frames of every hand's end and
+every deal ran in daphne's process, whose one core every socket's sends wait for.
 
 A failed send is logged and swallowed: the change is committed, and every page heals itself
 from the versions (a gap in them makes it ask for the whole table).
@@ -22,7 +26,7 @@ from channels.layers import get_channel_layer
 from django.utils import translation
 
 from games import metrics, render, selectors
-from games.events import MoveEvent, OwnView, TableChanged
+from games.events import MoveEvent, OwnView, TableChanged, player_language
 from games.models import ChatMessage
 
 logger = logging.getLogger(__name__)
@@ -41,7 +45,7 @@ def player_group(table_id: int, user_id: int) -> str:
 def event_messages(event: MoveEvent | TableChanged) -> list[tuple[str, dict]]:
     """(group, message) for each group that must hear of ``event``."""
     if isinstance(event, TableChanged):
-        return [(table_group(event.table_id), {"type": "table.changed", "version": event.version})]
+        return changed_messages(event)
     out = [
         (
             table_group(event.table_id),
@@ -55,6 +59,29 @@ def event_messages(event: MoveEvent | TableChanged) -> list[tuple[str, dict]]:
     for own in event.own:
         out.append((player_group(event.table_id, own.user_id), own_message(event.version, own)))
     return out
+
+
+def changed_messages(event: TableChanged) -> list[tuple[str, dict]]:
+    """The table's version to its group, and each seated player's whole table, in their
+    language, to their own group (it carries only that player's rack, as their page does)."""
+    rows = selectors.table_rows(event.table_id)
+    framed, out = [], []
+    for seat in rows.seats if rows is not None else ():
+        if seat.user_id is None:
+            continue
+        lang = player_language(seat.user)
+        view = selectors.table_view(rows, seat.user)
+        with translation.override(lang):
+            html = render.frame_full(view)
+        framed.append([seat.user_id, lang])  # a list: the layer's msgpack keeps no int keys
+        out.append(
+            (
+                player_group(event.table_id, seat.user_id),
+                {"type": "table.frame", "version": view.version, "lang": lang, "html": html},
+            )
+        )
+    changed = {"type": "table.changed", "version": event.version, "framed": framed}
+    return [(table_group(event.table_id), changed), *out]
 
 
 def own_message(version: int, own: OwnView) -> dict:

@@ -7,8 +7,10 @@ ws-send adds "HEADERS", which is ignored).
 Server -> client: HTML whose top-level elements carry ids and hx-swap-oob, which the htmx ws
 extension swaps in (games.render says which frames there are). A socket joins its table's group
 (public bytes, rendered once for everyone) and, for a signed-in viewer, that player's own group
-at the table (their rack and moves). It renders only its own viewer's whole table: when it
-connects, when the page reports a gap in the versions, and after a change of the table's life.
+at the table (their rack and moves, and their whole table after a change of the table's life,
+rendered where the change was made). It renders only its own viewer's whole table: when it
+connects, when the page reports a gap in the versions, and after a change of the table's life
+for a spectator or a tab in another language than its player's.
 A move is answered through the groups like everyone else's; a refusal only to the mover.
 Services run whole inside one call to a database thread or, for a move, a move process
 (games.sockets): no transaction spans an await.
@@ -188,6 +190,9 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        self.user_id = (
+            self.user.pk if self.user is not None and self.user.is_authenticated else None
+        )
         self.lang = scope_language(self.scope)
         self.sent_version = 0
         self.full_asked, self.full_later = -FULL_FRAME_GAP, None
@@ -198,8 +203,8 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
         move_processes_start()
         pulse_start(table_sockets_heal)
         self.groups_joined = [broadcast.table_group(self.table_id)]
-        if self.user is not None and self.user.is_authenticated:
-            self.groups_joined.append(broadcast.player_group(self.table_id, self.user.pk))
+        if self.user_id is not None:
+            self.groups_joined.append(broadcast.player_group(self.table_id, self.user_id))
         # join before rendering, so that no change can fall between the render and the join
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -245,10 +250,20 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
         await self.send(text_data=html)
 
     async def table_changed(self, event):
-        """A change of the table's life: this viewer's whole table again."""
+        """A change of the table's life: this viewer's whole table again, rendered here unless
+        it comes rendered on the player's own group (table_frame)."""
         if event.get("version", 0) <= self.sent_version:
             return  # this socket already shows that version or a later one
+        if [self.user_id, self.lang] in event.get("framed", ()):
+            return
         await self.frame_send(await self.frame_full())
+
+    async def table_frame(self, event):
+        """This player's whole table after a change of its life, rendered where the change
+        was made, in the player's language; a tab in another renders its own (table_changed)."""
+        if event["lang"] != self.lang or event["version"] <= self.sent_version:
+            return
+        await self.frame_send((event["version"], event["html"]))
 
     async def chat_line(self, event):
         await self.send(text_data=event["html"][self.lang])
@@ -290,10 +305,9 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
             await self.refuse(_("That move does not say which version of the table it was for."))
             return
         key = content.get("key")
-        user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
         try:
             in_child, played = await in_move_process(
-                move_play, self.table_id, user_id, move, version,
+                move_play, self.table_id, self.user_id, move, version,
                 key if isinstance(key, str) else None, self.lang,
             )  # fmt: skip
         except BrokenProcessPool:

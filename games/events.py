@@ -73,7 +73,8 @@ def own_views(table_id: int, version: int, seats, hand, state) -> dict:
     }
 
 
-def _language(user) -> str:
+def player_language(user) -> str:
+    """The language of a player's profile: the one their tabs almost always show."""
     lang = getattr(getattr(user, "profile", None), "language", None)
     return lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
@@ -115,7 +116,7 @@ def move_event(*, table, game, seats, hand, gstate, before, own_before, state, n
         before=before,
         after=selectors.board_view(table, game, seats, hand, new, gstate),
         own=_own_changed(
-            {s.index: _language(s.user) for s in seats if s.user_id is not None},
+            {s.index: player_language(s.user) for s in seats if s.user_id is not None},
             own_before,
             own_views(table.pk, game.version, seats, hand, new),
         ),

@@ -13,6 +13,7 @@ from pathlib import Path
 import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("OKEY_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -114,7 +115,10 @@ CONTENT_SECURITY_POLICY = {
 # /metrics (okeysite.metrics): with METRICS_TOKEN set, for a bearer of that token from anywhere;
 # without it, only for a client on this machine that came through no proxy.
 OKEY_METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
-OKEY_METRICS_QUEUES = ["celery"]  # the Celery queues whose length and lag /metrics reports
+OKEY_METRICS_QUEUES = [
+    "celery",
+    "reviews",
+]  # the Celery queues whose length and lag /metrics reports
 ROOT_URLCONF = "okeysite.urls"
 # Error pages and reports show no local variables: a move's locals are the stock and the racks.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
@@ -238,6 +242,14 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # it by default): its change commits, and should its message come back it finds the table moved
 # on and does nothing (games.tasks). Cancelling it would only leave the work to the sweep.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# A hand's review (the hard bot judging every discard, a tenth of a second or more of CPU) runs
+# in its own queue, served by its own worker at a lower CPU priority (Procfile's `reviews`): a
+# bot's turn, a timeout or the next deal never waits behind one, and on a busy machine live play
+# gets the CPU first while the reviews wait their turn. Both queues are named here so that a
+# worker started without -Q (a test's) serves both.
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("reviews"))
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {"games.tasks.hand_review_task": {"queue": "reviews"}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep does whatever a lost task left undone at any table (games.services.sweep). A sweep
 # not started within its own period is dropped: the next one does the same work.

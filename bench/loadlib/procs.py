@@ -213,6 +213,8 @@ class Stack:
                         kind = "moves"  # daphne's move processes (games.sockets)
                     elif "daphne" in cmd:
                         kind = "daphne"
+                    elif "celery" in cmd and "-Q reviews" in cmd:
+                        kind = "reviews"  # the hands' reviews' worker (Procfile.dev)
                     elif "celery" in cmd and " worker" in cmd:
                         kind = "worker"
                     elif "celery" in cmd and " beat" in cmd:

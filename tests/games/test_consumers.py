@@ -218,6 +218,53 @@ async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(
         await comm.disconnect()
 
 
+@run_async
+async def test_a_deal_reaches_each_player_rendered_once_in_their_language(
+    users, fixed_seed, monkeypatch
+):
+    """A change of the table's life (here the deal) shows every page its viewer's whole table.
+    Each seated player's is rendered once, where the change was made, in their language, and
+    reaches their tabs in it with only their own rack; only a spectator's socket and a tab in
+    another language than its player's render theirs themselves."""
+    from games import services
+    from games.consumers import TableConsumer
+
+    def english(user):
+        user.profile.language = "en"
+        user.profile.save(update_fields=["language"])
+
+    for user in users:
+        await sync_to_async(english)(user)
+    table = await sync_to_async(table_full)(users)
+    version = await sync_to_async(services.table_start)(table_id=table.pk, user=users[0])
+    socks = [(await connect(table, u), i) for i, u in enumerate(users)]
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/table/{table.pk}/?lang=tr")
+    comm.scope["user"] = users[1]
+    assert (await comm.connect())[0]
+    socks += [(comm, 1), (await connect(table, AnonymousUser()), None)]
+    for sock, _viewer in socks:
+        assert kind_of(await sock.receive_from()) == "full"
+    rendered = []
+    frame_render = TableConsumer.frame_render
+
+    def counted(self, chat):
+        rendered.append((self.user.pk, self.lang))
+        return frame_render(self, chat)
+
+    monkeypatch.setattr(TableConsumer, "frame_render", counted)
+    await sync_to_async(services.game_start)(table_id=table.pk, expected_version=version)
+    state = await sync_to_async(hand_state)(table)
+    for sock, viewer in socks:
+        frames = await frames_of(sock)
+        assert [kind_of(f) for f in frames] == ["full"]
+        check_frame(frames[0], viewer, state)
+        assert ("deste" if sock is comm else "stock") in frames[0]
+        assert (viewer is not None) == ('id="rack-data"' in frames[0])
+    assert sorted(rendered, key=str) == sorted([(users[1].pk, "tr"), (None, "en")], key=str)
+    for sock, _viewer in socks:
+        await sock.disconnect()
+
+
 def started_after_an_invite(users):
     """A dealt table whose manager (users[0]) invited an address that was then cancelled."""
     from games import services

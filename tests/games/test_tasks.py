@@ -146,3 +146,28 @@ def test_a_table_of_bots_plays_a_whole_game_by_the_tasks_its_changes_send(users,
                 done.add(kind)
     assert done == set(KINDS)
     assert Game.objects.get(table=table).results is not None
+
+
+def test_a_hands_review_waits_for_its_own_worker_behind_live_play():
+    """A review (the hard bot judging every discard of a hand) goes to its own queue, which
+    only its own worker serves, at a lower CPU priority, in `make run` and in production: a
+    bot's turn, a timeout or the next deal never waits behind one."""
+    from pathlib import Path
+
+    from okeysite.celery import app
+
+    def queue(name):
+        return app.amqp.router.route({}, name, (), {})["queue"].name
+
+    assert queue("games.tasks.hand_review_task") == "reviews"
+    assert queue("games.tasks.deadline_due_task") == app.conf.task_default_queue != "reviews"
+    root = Path(__file__).resolve().parents[2]
+    for procfile in ("Procfile", "Procfile.dev"):
+        lines = dict(
+            line.split(":", 1)
+            for line in (root / procfile).read_text().splitlines()
+            if line and not line.startswith("#")
+        )
+        assert "-Q reviews" in lines["reviews"] and "nice -n 10 celery" in lines["reviews"]
+        assert "-Q celery " in lines["worker"]  # live play only
+    assert "reviews" in (root / "bin" / "run").read_text().split("processes=(", 1)[1].split(")")[0]
