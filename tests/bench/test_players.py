@@ -53,3 +53,17 @@ def test_a_dropped_handshake_is_an_error_and_the_player_tries_again():
     assert attempts >= 2, "the player did not connect again"
     failures = {kind: n for kind, n in rec.errors.items() if "InvalidMessage" in kind}
     assert sum(failures.values()) >= 2, rec.errors
+
+
+def test_a_site_player_throws_its_loosest_tile_and_never_the_okey():
+    """The harness's own cheap choice of a discard: the tile that has no partner in the rack,
+    never the okey (a joker) even when it has none, and the rack's own moves still legal."""
+    from bench.loadlib.players import loose_tile
+    from games import engine
+
+    rack = [
+        engine.parse_tile(t) for t in "R1 R2 R3 B7 B8 B9 K10 K11 K12 K13 Y5 B1 K1 Y1 R9".split()
+    ]
+    okey = engine.parse_tile("Y5")  # alone in the rack, as the tile R9 is
+    assert engine.format_tile(loose_tile(rack, okey)) == "R9"
+    assert engine.format_tile(loose_tile([*rack[:-1], engine.parse_tile("F")], okey)) != "F"
