@@ -115,10 +115,8 @@ CONTENT_SECURITY_POLICY = {
 # /metrics (okeysite.metrics): with METRICS_TOKEN set, for a bearer of that token from anywhere;
 # without it, only for a client on this machine that came through no proxy.
 OKEY_METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
-OKEY_METRICS_QUEUES = [
-    "celery",
-    "reviews",
-]  # the Celery queues whose length and lag /metrics reports
+# The Celery queues whose length and lag /metrics reports
+OKEY_METRICS_QUEUES = ["celery", "reviews"]
 ROOT_URLCONF = "okeysite.urls"
 # Error pages and reports show no local variables: a move's locals are the stock and the racks.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
