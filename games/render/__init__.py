@@ -13,7 +13,7 @@ move's event are the same markup. What a socket sends is a run of elements with 
   only.
 """
 
-from dataclasses import replace
+from dataclasses import fields
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -114,8 +114,9 @@ SEAT_PARTS = {
 
 def _parts_changed(before, after, parts: dict) -> str | tuple[str, ...]:
     """ "whole", or the parts of a view (one of ``parts``) that changed."""
-    moving = {f: getattr(after, f) for fields in parts.values() for f in fields}
-    if replace(before, **moving) != after:
+    moving = {f for names in parts.values() for f in names}
+    rest = [f.name for f in fields(after) if f.name not in moving]
+    if _differ(before, after, rest):
         return "whole"
     return tuple(part for part, fields in parts.items() if _differ(before, after, fields))
 
