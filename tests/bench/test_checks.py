@@ -12,13 +12,16 @@ from django.utils import timezone
 from bench.loadlib.checks import database_check, database_check_consistent, overdue_deadlines
 from games import engine
 from games.models import Game, Hand, Move
-from tests.games.conftest import game_started, table_full
+from tests.games.conftest import SEED_HEX, game_started, table_full
 from tests.games.helpers import move_random
 
 
 @pytest.fixture
-def played(db, django_user_model):
-    """A dealt four-player table with 12 moves made through move_submit."""
+def played(db, django_user_model, settings):
+    """A dealt four-player table with 12 moves made through move_submit, from a fixed deal: on
+    a random one the random moves now and then ended the hand first (a finish), and the next
+    move had nothing to choose from."""
+    settings.OKEY_TEST_SEED_HEX = SEED_HEX
     users = [
         django_user_model.objects.create_user(username=f"c{i}", email=f"c{i}@example.com")
         for i in range(4)
