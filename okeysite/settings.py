@@ -244,8 +244,13 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # in its own queue, served by its own worker at a lower CPU priority (Procfile's `reviews`): a
 # bot's turn, a timeout or the next deal never waits behind one, and on a busy machine live play
 # gets the CPU first while the reviews wait their turn. Both queues are named here so that a
-# worker started without -Q (a test's) serves both.
-CELERY_TASK_QUEUES = (Queue("celery"), Queue("reviews"))
+# worker started without -Q (a test's) serves both; each with its own routing key (Celery gives a
+# queue without one the default queue's: a message sent through the exchange with that key would
+# reach both).
+CELERY_TASK_QUEUES = (
+    Queue("celery", routing_key="celery"),
+    Queue("reviews", routing_key="reviews"),
+)
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {"games.tasks.hand_review_task": {"queue": "reviews"}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

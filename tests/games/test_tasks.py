@@ -154,13 +154,24 @@ def test_a_hands_review_waits_for_its_own_worker_behind_live_play():
     bot's turn, a timeout or the next deal never waits behind one."""
     from pathlib import Path
 
-    from okeysite.celery import app
+    from celery import Celery
+    from django.conf import settings
 
-    def queue(name):
-        return app.amqp.router.route({}, name, (), {})["queue"].name
-
-    assert queue("games.tasks.hand_review_task") == "reviews"
-    assert queue("games.tasks.deadline_due_task") == app.conf.task_default_queue != "reviews"
+    # the site's task settings on kombu's in-memory broker, which routes as Redis's does
+    app = Celery("queues", broker="memory://", set_as_current=False)
+    app.config_from_object(settings, namespace="CELERY")
+    app.conf.task_always_eager = False
+    with app.connection_for_write() as conn:
+        channel = conn.default_channel
+        for queue in app.amqp.queues.values():  # as each worker declares its own on starting
+            queue.bind(channel).declare()
+        app.send_task("games.tasks.hand_review_task", args=(1,), connection=conn)
+        app.send_task("games.tasks.deadline_due_task", args=("turn", 1, 5), connection=conn)
+        app.send_task("games.tasks.deadline_due_task", args=("next", 2, 9), connection=conn)
+        waiting = {
+            q: channel.queue_declare(q, passive=True).message_count for q in ("celery", "reviews")
+        }
+    assert waiting == {"celery": 2, "reviews": 1}  # each task in one queue only
     root = Path(__file__).resolve().parents[2]
     for procfile in ("Procfile", "Procfile.dev"):
         lines = dict(
