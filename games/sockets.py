@@ -36,6 +36,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from okeysite.gc_pauses import gc_settle
+
 
 class SocketCounts:
     def __init__(self):
@@ -148,13 +150,16 @@ def _orphan_exit() -> None:
 
 
 def _move_process_start(database_names: dict[str, str]) -> None:
-    """A move process's start: Django set up on its parent's databases, and its end when its
-    parent's comes."""
+    """A move process's start: Django set up on its parent's databases, what it loaded frozen
+    out of the garbage collector's walks as daphne's application is (okeysite.gc_pauses: a full
+    collection holds up the move in hand, and that table's updates with it), and its end when
+    its parent's comes."""
     threading.Thread(target=_orphan_exit, name="orphan-exit", daemon=True).start()
     django.setup()
     for alias, name in database_names.items():
         # the same dict Django's connections read, before any of them opens
         settings.DATABASES[alias]["NAME"] = name
+    gc_settle()
 
 
 def _move_pool() -> ProcessPoolExecutor | None:
