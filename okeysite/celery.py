@@ -5,9 +5,10 @@ import os
 import time
 
 from celery import Celery
-from celery.signals import before_task_publish, task_postrun, task_prerun
+from celery.signals import before_task_publish, task_postrun, task_prerun, worker_process_init
 
 from . import broker  # noqa: F401  (registers the okeyredis transport that the broker URL names)
+from .gc_pauses import gc_settle
 from .logcontext import task_id_set
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
@@ -22,6 +23,13 @@ def sent_at_stamp(headers=None, **kwargs):
     """When the task was sent: /metrics reports how long the oldest queued task has waited."""
     if headers is not None:
         headers.setdefault("okey_sent_at", time.time())
+
+
+@worker_process_init.connect
+def worker_gc_settle(**kwargs):
+    """A worker process deals hands and plays bots' turns and timeouts, changes whose pages wait
+    for them: what it loaded is frozen out of the garbage collector's walks, as daphne's is."""
+    gc_settle()
 
 
 @task_prerun.connect
