@@ -13,9 +13,10 @@ four players of table 1, an outsider and anonymous visitors, sends for --seconds
   occasional burst past the flood limit;
 - over HTTP: move, sit, leave, start, bot and back POSTs with bad, missing or huge fields, for
   both tables and for tables that do not exist, with and without the CSRF token; arrange GETs.
-A message that could be a legal move is never sent with the table's current version (nor, over
-HTTP, without a version) by the player whose turn it is, nor a move allowed out of turn
-(declaring pairs) by anyone: those would be real moves, which may change state.
+A message that could be a legal move is never sent with the table's current version by the player
+whose turn it is, nor a move allowed out of turn (declaring pairs) by anyone: those would be real
+moves, which may change state. Forms without a version, or with a garbled one, are sent: the site
+refuses a player's move that names no version.
 
 Then it checks: every table row, seat, hand, move and chat message is exactly as before; daphne
 is the same process, /healthz answers 200, no HTTP answer was a 5xx and no socket was closed with
@@ -189,9 +190,9 @@ def form_random(rng: random.Random, version: int, is_mover: bool) -> dict:
     if not is_mover:
         if rng.random() < 0.3 and form.get("kind") not in OUT_OF_TURN:
             form["version"] = str(version)
-        elif form.get("kind") in OUT_OF_TURN and form.get("version") in (None, "", str(version)):
+        elif form.get("kind") in OUT_OF_TURN and form.get("version") == str(version):
             form["version"] = str(version - 1)
-    elif form.get("version") in (None, "") or form.get("version") == str(version):
+    elif form.get("version") == str(version):
         form["version"] = str(version - 1)  # the mover never sends a move that could apply
     return form
 

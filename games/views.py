@@ -225,12 +225,19 @@ def table_move(request, table_id):
     move = {"kind": request.POST.get("kind", "")}
     if request.POST.get("tile"):
         move["tile"] = request.POST["tile"]
+    # A player's move always names the version of the table it was made on, as over the socket:
+    # without one (the service's "do not check", for the server's own moves) a forged or
+    # garbled form would apply a move out of turn, such as declaring pairs, unchecked.
+    version = request.POST.get("version", "")
+    if not (version.isascii() and version.isdigit()):
+        refusal = _("That move does not say which version of the table it was for.")
+        return _refusal(request, table_id, ServiceError("malformed", refusal))
     try:
         services.move_submit(
             table_id=table_id,
             user=request.user,
             move=move,
-            expected_version=_seat_index(request.POST.get("version")),
+            expected_version=int(version),
             idempotency_key=request.POST.get("key") or None,
         )
     except ServiceError as e:

@@ -12,6 +12,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from games.routing import websocket_urlpatterns  # noqa: E402
 from okeysite.clients import LoopbackOnly, TrustedProxies  # noqa: E402
 from okeysite.logcontext import ConnectionIds  # noqa: E402
+from okeysite.request_connections import request_connections_close_connect  # noqa: E402
+
+request_connections_close_connect()
 
 router = ProtocolTypeRouter(
     {

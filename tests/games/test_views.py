@@ -8,7 +8,7 @@ from games import engine, services
 from games.models import Table
 
 from .conftest import game_started, table_full
-from .helpers import current_hand, hand_state
+from .helpers import current_hand, hand_state, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -173,6 +173,22 @@ def test_move_by_post_goes_through_the_service(client, users, fixed_seed):
     )
     assert 'id="table-message"' in response.content.decode()
     assert current_hand(table).version == 1
+
+
+@pytest.mark.parametrize("version", [None, "", "x", "1e9", "-5", "²", " 7"])
+def test_a_move_posted_without_a_valid_version_is_refused_and_changes_nothing(
+    client, users, fixed_seed, version
+):
+    """Declaring pairs is allowed out of turn: a form whose version is missing or garbled
+    must not apply it unchecked."""
+    table = game_started(table_full(users))
+    client.force_login(users[2])
+    form = {"kind": "pairs"} if version is None else {"kind": "pairs", "version": version}
+    response = client.post(
+        reverse("games:move", args=[table.pk]), form, headers={"HX-Request": "true"}
+    )
+    assert "hangi durumuna göre yapıldığını belirtmiyor" in response.content.decode()
+    assert current_hand(table).version == 0 and version_of(table) == table.game.version
 
 
 def test_verify_page_keeps_the_seed_secret_until_the_hand_is_over(client, users, fixed_seed):
