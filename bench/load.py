@@ -231,6 +231,18 @@ def tables_drop(tables) -> None:
     close_old_connections()
 
 
+def queues_empty(redis_url: str) -> None:
+    """Empty the Celery queues of the bench's Redis database: the reviews a saturating run of an
+    earlier sitting left waiting would otherwise be worked off during this one."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        client.delete("celery", "reviews")
+    finally:
+        client.close()
+
+
 def reviews_waiting(redis_url: str) -> int:
     """Hands' reviews still queued at the end of a run: their worker runs at a lower CPU
     priority than live play (Procfile.dev), so on a saturated machine they wait."""
@@ -398,6 +410,7 @@ def main(argv=None):
     shutil.rmtree(log_dir, ignore_errors=True)
     if not args.keep_db:
         procs.db_recreate(args.database_url)
+    queues_empty(args.redis_url)
     results = []
     print(f"load average at the start: {loadavg()}  ({os.cpu_count()} cores)", flush=True)
     accounts.django_setup(env)
