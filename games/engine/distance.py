@@ -21,6 +21,8 @@ operations (a field-wise maximum).
 
 from __future__ import annotations
 
+from .memo import Memo
+
 _BITS = 4  # bits per face in a packed rack (melds.rack_key)
 _W = 5  # bits per field of a profile: four for the value, one to compare with
 _PLACES = 14
@@ -31,14 +33,11 @@ _HIGH = sum(1 << (_W * s + 4) for s in range(_FIELDS))
 _FROM = [sum(1 << (_W * s) for s in range(n, _FIELDS)) for n in range(_FIELDS + 1)]
 _SHIFT3 = _W * 3
 _MAX_HOLES = 4  # more holes than this: two groups are as good
-_CACHE_LIMIT = 1 << 17  # entries per generation (two of them): bounded memory, long-lived
+_CACHE_LIMIT = 1 << 17  # entries per generation of each memo (memo.py)
 
 _LINE = (1 << (_BITS * 13)) - 1  # a colour's 13 fields
 _COLUMN = sum(15 << (_BITS * 13 * c) for c in range(4))  # one number
-# Each memo keeps two generations (as rack._cover's): when full it becomes the old one, and an
-# entry still in use moves back from there, so a full memo costs no burst of recomputing.
-_PROFILES: dict[int, int] = {}
-_PROFILES_OLD: dict[int, int] = {}
+_PROFILES: Memo[int, int] = Memo(_CACHE_LIMIT)
 
 
 def _profile(key: int) -> int:
@@ -46,19 +45,17 @@ def _profile(key: int) -> int:
     use at most s places. Adding a group of p places holding r real tiles to a profile is a
     shift by p fields and an add of r to the fields from p on; the better of two profiles is
     a field-wise maximum, the fifth bit of each field telling which is larger."""
-    global _PROFILES, _PROFILES_OLD
     if not key:
         return 0
-    found = _PROFILES.get(key)
+    found = _PROFILES.new.get(key)
+    if found is None:
+        found = _PROFILES.revive(key)
     if found is not None:
-        return found
-    found = _PROFILES_OLD.get(key)
-    if found is not None:
-        _PROFILES[key] = found
         return found
     f = ((key & -key).bit_length() - 1) >> 2
     rest = key - (1 << (_BITS * f))
-    sub = _PROFILES.get(rest)
+    profiles = _PROFILES.new
+    sub = profiles.get(rest)
     if sub is None:
         sub = _profile(rest)
     # let it go, or keep it alone (two holes); then each group it can start. The field-wise
@@ -66,7 +63,6 @@ def _profile(key: int) -> int:
     o = ((sub << _SHIFT3) & _FULL) + _FROM[3]
     mask = ((((sub | _HIGH) - o) & _HIGH) >> 4) * 15
     best = (sub & mask) | (o & ~mask)
-    profiles = _PROFILES
     for taken, shift, add in _groups(key, f):
         k = rest - taken
         p = profiles.get(k)
@@ -75,15 +71,12 @@ def _profile(key: int) -> int:
         o = ((p << shift) & _FULL) + add
         mask = ((((best | _HIGH) - o) & _HIGH) >> 4) * 15
         best = (best & mask) | (o & ~mask)
-    if len(_PROFILES) > _CACHE_LIMIT:
-        _PROFILES_OLD, _PROFILES = _PROFILES, {}
-    _PROFILES[key] = best
+    _PROFILES.put(key, best)
     return best
 
 
 # the groups that can start at a face, by what the rack holds of its colour and its number
-_GROUPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
-_GROUPS_OLD: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_GROUPS: Memo[int, tuple[tuple[int, int, int], ...]] = Memo(_CACHE_LIMIT)
 
 
 def _groups(key: int, f: int) -> tuple[tuple[int, int, int], ...]:
@@ -91,18 +84,13 @@ def _groups(key: int, f: int) -> tuple[tuple[int, int, int], ...]:
     count, the shift and the add that put the group on a profile, as in _profile). f is the lowest
     tile held, so the lower colours are empty."""
     k = (key >> (_BITS * (f - f % 13)) & _LINE) << 256 | (key >> (_BITS * f) & _COLUMN) << 8 | f
-    global _GROUPS, _GROUPS_OLD
     found = _GROUPS.get(k)
     if found is None:
-        found = _GROUPS_OLD.get(k)
-        if found is None:
-            found = tuple(
-                (taken, _W * places, real * _FROM[places])
-                for taken, places, real in _find_groups(key, f)
-            )
-        if len(_GROUPS) > _CACHE_LIMIT:
-            _GROUPS_OLD, _GROUPS = _GROUPS, {}
-        _GROUPS[k] = found
+        found = tuple(
+            (taken, _W * places, real * _FROM[places])
+            for taken, places, real in _find_groups(key, f)
+        )
+        _GROUPS.put(k, found)
     return found
 
 

@@ -18,21 +18,18 @@ from itertools import combinations
 
 from .finish import FINISH_FACTOR, finishes
 from .melds import FIELD_LOWS, key_without, rack_key
+from .memo import Memo
 from .tiles import FAKE, colour_of, number_of
 
 BOT_STRENGTHS = ("normal", "easy", "hard")
 # the strengths that choose from the rack alone; "hard" also reads the table (hard.py)
 RACK_STRENGTHS = ("normal", "easy")
 _BITS = 4
-_CACHE_LIMIT = 1 << 15  # entries per generation of the memo below (two of them)
+_CACHE_LIMIT = 1 << 15  # entries per generation of the memo below (memo.py)
 
 # ---------------------------------------------------------------- the most tiles in melds
 
-# Two generations: when the memo is full it becomes the old one and a new one starts, and an
-# entry found in the old one moves back. A clear would leave a worker's next turns to rebuild
-# everything at once (the slowest turns were those); this keeps what is still in use.
-_COVER: dict[int, tuple[tuple[int, int], tuple | None]] = {}
-_COVER_OLD: dict[int, tuple[tuple[int, int], tuple | None]] = {}
+_COVER: Memo[int, tuple[tuple[int, int], tuple | None]] = Memo(_CACHE_LIMIT)
 
 
 def _count(key: int, f: int) -> int:
@@ -125,14 +122,11 @@ def _cover(key: int, jokers: int) -> tuple[tuple[int, int], tuple | None]:
     (meld or None when the lowest tile is left out, key after, okeys after)."""
     if not key:
         return (0, 0), None
-    global _COVER, _COVER_OLD
     k = key | jokers << 240
-    found = _COVER.get(k)
+    found = _COVER.new.get(k)
+    if found is None:
+        found = _COVER.revive(k)
     if found is not None:
-        return found
-    found = _COVER_OLD.get(k)
-    if found is not None:
-        _COVER[k] = found
         return found
     f = ((key & -key).bit_length() - 1) // _BITS
     rest = key - (1 << (_BITS * f))
@@ -148,9 +142,7 @@ def _cover(key: int, jokers: int) -> tuple[tuple[int, int], tuple | None]:
         score = (s[0] + len(meld), s[1])
         if score > best[0]:
             best = (score, (meld, after, left))
-    if len(_COVER) > _CACHE_LIMIT:
-        _COVER_OLD, _COVER = _COVER, {}
-    _COVER[k] = best
+    _COVER.put(k, best)
     return best
 
 

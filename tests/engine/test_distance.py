@@ -63,6 +63,7 @@ def test_full_memos_start_a_new_generation_and_keep_their_answers(monkeypatch):
 
     from games.engine import distance as distance_module
     from games.engine import rack as rack_module
+    from games.engine.memo import Memo
     from games.engine.rack import key_melded
     from games.engine.tiles import full_set, okey_of
 
@@ -76,11 +77,9 @@ def test_full_memos_start_a_new_generation_and_keep_their_answers(monkeypatch):
     expected = [(key_distance(k, j), key_melded(k, j)) for k, j in racks]
     # small memos, empty at first: each fills and turns over many times on these racks
     for module, names in ((distance_module, ("_PROFILES", "_GROUPS")), (rack_module, ("_COVER",))):
-        monkeypatch.setattr(module, "_CACHE_LIMIT", 50)
         for name in names:
-            monkeypatch.setattr(module, name, {})
-            monkeypatch.setattr(module, name + "_OLD", {})
+            monkeypatch.setattr(module, name, Memo(50))
     for _ in range(2):
         assert [(key_distance(k, j), key_melded(k, j)) for k, j in racks] == expected
-    assert len(distance_module._PROFILES) <= 51 and len(distance_module._PROFILES_OLD) <= 51
-    assert len(rack_module._COVER) <= 51 and len(rack_module._COVER_OLD) <= 51
+    for memo in (distance_module._PROFILES, distance_module._GROUPS, rack_module._COVER):
+        assert len(memo.new) <= 50 and len(memo.old) <= 50
