@@ -37,6 +37,8 @@ import sys
 import time
 from pathlib import Path
 
+import redis
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -234,25 +236,15 @@ def tables_drop(tables) -> None:
 def queues_empty(redis_url: str) -> None:
     """Empty the Celery queues of the bench's Redis database: the reviews a saturating run of an
     earlier sitting left waiting would otherwise be worked off during this one."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    try:
+    with redis.Redis.from_url(redis_url) as client:
         client.delete("celery", "reviews")
-    finally:
-        client.close()
 
 
 def reviews_waiting(redis_url: str) -> int:
     """Hands' reviews still queued at the end of a run: their worker runs at a lower CPU
     priority than live play (Procfile.dev), so on a saturated machine they wait."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    try:
+    with redis.Redis.from_url(redis_url) as client:
         return client.llen("reviews")
-    finally:
-        client.close()
 
 
 def report_line(name, r) -> str:

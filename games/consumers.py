@@ -298,10 +298,8 @@ class TableConsumer(CountedSocket, GoneClientSend, PooledDispatch, AsyncWebsocke
         move = {"kind": content.get("kind")}
         if content.get("tile") not in (None, ""):
             move["tile"] = content.get("tile")
-        version = content.get("version")
-        if isinstance(version, str) and version.isdigit():
-            version = int(version)
-        if isinstance(version, bool) or not isinstance(version, int):
+        version = services.move_version(content.get("version"))
+        if version is None:
             await self.refuse(_("That move does not say which version of the table it was for."))
             return
         key = content.get("key")

@@ -225,11 +225,10 @@ def table_move(request, table_id):
     move = {"kind": request.POST.get("kind", "")}
     if request.POST.get("tile"):
         move["tile"] = request.POST["tile"]
-    # A player's move always names the version of the table it was made on, as over the socket:
-    # without one (the service's "do not check", for the server's own moves) a forged or
-    # garbled form would apply a move out of turn, such as declaring pairs, unchecked.
-    version = request.POST.get("version", "")
-    if not (version.isascii() and version.isdigit()):
+    # without a version a forged or garbled form would apply a move out of turn, such as
+    # declaring pairs, unchecked (services.move_version)
+    version = services.move_version(request.POST.get("version"))
+    if version is None:
         refusal = _("That move does not say which version of the table it was for.")
         return _refusal(request, table_id, ServiceError("malformed", refusal))
     try:
@@ -237,7 +236,7 @@ def table_move(request, table_id):
             table_id=table_id,
             user=request.user,
             move=move,
-            expected_version=int(version),
+            expected_version=version,
             idempotency_key=request.POST.get("key") or None,
         )
     except ServiceError as e:

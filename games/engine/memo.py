@@ -41,8 +41,5 @@ class Memo(Generic[K, V]):
             self.old, self.new = self.new, {}
         self.new[key] = value
 
-    def clear(self) -> None:
-        self.new, self.old = {}, {}
-
     def __len__(self) -> int:
         return len(self.new) + len(self.old)

@@ -10,7 +10,7 @@ from .deadlines import deadline_due, deadline_wait
 from .errors import ServiceError
 from .invites import invite_accept, invite_cancel, invite_create, invite_resend
 from .lifecycle import game_start, hand_deal, hand_next, table_start
-from .moves import MoveOutcome, move_submit
+from .moves import MoveOutcome, move_submit, move_version
 from .quick import table_quick_join
 from .results import game_results_record
 from .reviews import hand_review_make
@@ -42,6 +42,7 @@ __all__ = [
     "invite_create",
     "invite_resend",
     "move_submit",
+    "move_version",
     "seat_back",
     "seat_leave",
     "seat_remove",

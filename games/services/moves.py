@@ -52,6 +52,18 @@ def _move_clean(move) -> dict:
     return clean
 
 
+def move_version(value) -> int | None:
+    """The table version a player's move names, from a socket's JSON or a form: an int, or a
+    string of ASCII digits (``"²".isdigit()`` holds, and ``int`` refuses it); None for anything
+    else, which the edges refuse: ``move_submit`` reads None as "do not check", which only the
+    server's own moves may ask for."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
 def _key_clean(key):
     if key is None or key == "":
         return None

@@ -393,6 +393,7 @@ async def test_a_stale_move_gets_the_current_table(users, fixed_seed):
         json.dumps({"action": "move", "kind": ["x"], "version": 3}),
         json.dumps({"action": ["move"]}),  # found by bench/badinput.py: it closed the socket
         json.dumps({"action": {"a": 1}}),
+        json.dumps({"action": "move", "kind": "draw", "version": "²"}),  # a digit, not a number
         "x" * 5000,
     ],
 )
