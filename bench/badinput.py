@@ -55,7 +55,7 @@ KINDS = ["draw", "take", "discard", "finish", "show", "pairs", "take_indicator",
 TILES = ["R7", "K13", "F", "Z9", "R0", "R14", "", " ", "r7", "R07", "<b>", "R7" * 50, None, 13,
          ["R7"], {"t": 1}, 1.5, True, "ŞĞ", "\x00"]  # fmt: skip
 ODD = [None, -1, 0, 2**31, 10**30, 1.5, True, False, "", "x", "12a", [], {}, "9" * 500]
-# moves a seated player may make even when it is not their turn (okey-rules.md: going for pairs
+# moves a seated player may make even when it is not their turn (docs/rules.md: going for pairs
 # is declared at any time): never sent with the table's current version
 OUT_OF_TURN = ("pairs", "show", "take_indicator")
 

@@ -1,4 +1,4 @@
-"""The table manager's choices: every option of okey-rules.md, within its range.
+"""The table manager's choices: every option of docs/rules.md, within its range.
 
 The initial values and ranges are read from ``RuleOptions`` and ``TablePolicy``, where they are
 written once; the form only adds labels.

@@ -1,6 +1,6 @@
 """Table policy: what the site does around the rules at a table.
 
-The table manager chooses these with the rule options (okey-rules.md lists them in one table),
+The table manager chooses these with the rule options (docs/rules.md lists them in one table),
 but they change nothing in how a hand is played or counted, so the engine never sees them:
 whether the lobby lists the table, whether bots take the seats nobody took, how well those
 bots play (an argument of ``engine.bot_moves``), and whether the game is a practice game (not

@@ -3,7 +3,7 @@
 Partners sit opposite: seats 1 & 3 (team A) and seats 2 & 4 (team B) on the screen, which are
 seats 0 & 2 and 1 & 3 inside. A team's name is the one the manager gave it, else its partners'
 names once both seats have people; else none here, and the page says "Team A" / "Team B" in the
-viewer's language. A team's total is the sum of its two counts (okey-rules.md); lower is better.
+viewer's language. A team's total is the sum of its two counts (docs/rules.md); lower is better.
 """
 
 from games.names import player_name

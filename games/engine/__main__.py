@@ -1,4 +1,4 @@
-"""`python -m games.engine judge`: the rules engine's command line (okey-rules.md)."""
+"""`python -m games.engine judge`: the rules engine's command line (docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Moves made for a player: the timeout play of okey-rules.md, and a bot's whole turn.
+"""Moves made for a player: the timeout play of docs/rules.md, and a bot's whole turn.
 
 Both return the moves of one turn, in order, each legal when applied after the ones before it;
 the site applies them through the same path as a player's moves. Working out the list applies

@@ -1,7 +1,7 @@
 """The deal: a deterministic shuffle of the 106 tiles from a 32-byte seed, and its check.
 
 Anyone holding the revealed seed can rebuild a hand's deal with the steps below and compare it
-with the commitment published before the hand (okey-rules.md, Fairness). The steps are the
+with the commitment published before the hand (docs/rules.md, Fairness). The steps are the
 whole algorithm; nothing else goes into the deal.
 
 Commitment

@@ -1,5 +1,5 @@
 """Finishing (bitmek): which kind of finish 14 tiles and the tile put on the indicator make, and
-what it is worth (okey-rules.md, "Finishing" and "Counting")."""
+what it is worth (docs/rules.md, "Finishing" and "Counting")."""
 
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ def game_places(game: GameState) -> tuple[int, ...]:
 
 
 def game_rating_points(game: GameState) -> tuple[float, ...]:
-    """Rating points by seat as okey-rules.md gives them: tied players share the average of their
+    """Rating points by seat as docs/rules.md gives them: tied players share the average of their
     places' points, so a share may be a fraction."""
     return tuple(float(p) for p in _exact_points(game))
 

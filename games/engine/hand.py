@@ -1,4 +1,4 @@
-"""The state machine of one hand: every move of okey-rules.md, checked and applied.
+"""The state machine of one hand: every move of docs/rules.md, checked and applied.
 
 ``hand_apply(state, move)`` returns a new ``HandState`` or raises ``IllegalMove``; the state
 passed in is frozen and so never changes. Seats are 0..n-1; seat s is followed by (s + 1) % n
@@ -77,7 +77,7 @@ def _deltas(state: HandState, finisher: int | None, value: int) -> tuple[int, ..
             winners = {finisher}
         for seat in range(n):
             deltas[seat] = -value if seat in winners else value
-    # A void hand scores nothing, the show included: okey-rules.md says "nobody scores", and
+    # A void hand scores nothing, the show included: docs/rules.md says "nobody scores", and
     # 001_b76b96f3f773d939.txt deals the tiles again ("el bozulur ve taşlar tekrar dağıtılır"),
     # so the show belongs to a hand that does not count. Only finished hands get here with a show.
     if finisher is not None and state.shown_by is not None:
@@ -252,7 +252,7 @@ _HANDLERS = {
 
 
 def hand_void(state: HandState) -> HandState:
-    """The hand over as void (okey-rules.md: nobody scores): the stock ran out after a discard,
+    """The hand over as void (docs/rules.md: nobody scores): the stock ran out after a discard,
     or the staff stopped the hand. The racks, piles and stock stay as they are, every count
     change is zero (the show included, see ``_deltas``), and the turn's drawn tile is no longer
     "drawn this turn". Not a move: ``seq`` does not change."""

@@ -1,4 +1,4 @@
-"""The judge command (okey-rules.md, "The judge command"): JSON lines in, one JSON line out each.
+"""The judge command (docs/rules.md, "The judge command"): JSON lines in, one JSON line out each.
 
 `judge_answer` turns one line into its answer and never raises for bad input: a line that is not
 valid gets {"error": "<reason>"} and the next line is read as usual. `judge_stream` is the loop

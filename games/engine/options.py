@@ -1,4 +1,4 @@
-"""Rule options: the rules of okey-rules.md that the table manager (masa yöneticisi) chooses.
+"""Rule options: the rules of docs/rules.md that the table manager (masa yöneticisi) chooses.
 
 Only what changes how a hand or a game is played and counted lives here. The site's choices
 about a table (private, bots filling seats, how well its bots play) are its ``TablePolicy``
@@ -10,7 +10,7 @@ A ``RuleOptions`` is checked when it is built, so one that exists is always vali
 defaults below and nowhere else. The mode is stored as ASCII ("duz", "esli"); the Turkish
 spellings "düz" and "eşli" are accepted on the way in.
 
-turn_seconds is a rule: okey-rules.md lists it among the table's options with its range, and its
+turn_seconds is a rule: docs/rules.md lists it among the table's options with its range, and its
 Timeouts section says what happens when it runs out. The engine has no clock, so the site's
 deadlines are what read it, but it is part of the game everyone at the table agreed to.
 """

@@ -8,7 +8,7 @@ docs (docs/timers.md) all go by this table, so a new kind is one more line here.
 
 - ``start``: the deal, when the manager's 10-second start countdown ends;
 - ``turn``: the play for the seat whose turn it is: a bot after its short pause, an away seat at
-  once, a person when ``turn_seconds`` run out (okey-rules.md, Timeouts);
+  once, a person when ``turn_seconds`` run out (docs/rules.md, Timeouts);
 - ``next``: the next deal, a short pause after a hand ended (void or not);
 - ``end``: the game's results, as soon as its last hand ended.
 

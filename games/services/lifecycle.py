@@ -38,7 +38,7 @@ from .results import game_results_record, results_write
 from .reviews import hand_review_queue
 from .tables import game_running_check, table_bump, table_lock, version_check
 
-START_SECONDS = 10  # okey-rules.md: the game starts 10 seconds after the manager presses Start
+START_SECONDS = 10  # docs/rules.md: the game starts 10 seconds after the manager presses Start
 # Pause between a hand's end and the next deal, so that everyone can read the result.
 NEXT_HAND_SECONDS = 12
 NEXT_HAND_AFTER_VOID_SECONDS = 4

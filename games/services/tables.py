@@ -103,7 +103,7 @@ def account_lock(user) -> None:
 
 def table_create(*, manager, options: dict, sit: bool = True) -> Table:
     """A table with the manager's ``options``: rule options and table policy in one mapping,
-    by their names in okey-rules.md; a name left out takes its default (games.policy)."""
+    by their names in docs/rules.md; a name left out takes its default (games.policy)."""
     if not _signed_in(manager):
         raise ServiceError("not_signed_in", _("Sign in to create a table."))
     try:

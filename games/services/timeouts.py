@@ -1,4 +1,4 @@
-"""Playing for a seat whose turn is due: a bot's turn, or a person's timeout (okey-rules.md).
+"""Playing for a seat whose turn is due: a bot's turn, or a person's timeout (docs/rules.md).
 
 A person whose ``turn_seconds`` run out is played for with the engine's ``auto_moves``: draw from
 the stock if not drawn yet and discard the tile drawn. After ``AWAY_AFTER`` timeouts in a row the
@@ -36,7 +36,7 @@ from .tables import table_bump, table_lock
 logger = logging.getLogger(__name__)
 
 AWAY_AFTER = 2  # timeouts in a row that mark a seat away
-# An away seat is played for "at once" (okey-rules.md): after a beat, so that the others see
+# An away seat is played for "at once" (docs/rules.md): after a beat, so that the others see
 # whose turn it was.
 AWAY_SECONDS = 1.0
 # A bot's pause before its turn, in seconds: human-like, and different every turn.

@@ -1,4 +1,4 @@
-"""Finish kinds and their points, as the counting table of okey-rules.md gives them."""
+"""Finish kinds and their points, as the counting table of docs/rules.md gives them."""
 
 from __future__ import annotations
 

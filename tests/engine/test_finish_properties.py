@@ -1,4 +1,4 @@
-"""The fast finishing checks against a brute force written here from okey-rules.md alone.
+"""The fast finishing checks against a brute force written here from docs/rules.md alone.
 
 The brute force is slow and plain: the lowest real tile must lie in some meld, so try every run
 and set that the rules allow through that tile, filling each other place with a real tile or an
@@ -94,7 +94,7 @@ def brute_can_pairs(tiles, okey) -> bool:
 
 
 FACTOR = {"normal": 1, "okey": 2, "pairs": 2, "pairs+okey": 4}
-# okey-rules.md, the counting table: indicator colour -> finish -> points.
+# docs/rules.md, the counting table: indicator colour -> finish -> points.
 POINTS = {
     "yellow or blue": {"normal": 2, "okey": 4, "pairs": 4, "pairs+okey": 8},
     "red or black": {"normal": 4, "okey": 8, "pairs": 8, "pairs+okey": 16},

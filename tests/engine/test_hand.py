@@ -1,4 +1,4 @@
-"""Every move of a hand, and every refusal, as okey-rules.md describes them."""
+"""Every move of a hand, and every refusal, as docs/rules.md describes them."""
 
 import json
 from dataclasses import replace

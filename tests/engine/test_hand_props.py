@@ -2,7 +2,7 @@
 
 Invariants checked after every move: all 106 tiles are somewhere; rack sizes are as the turn
 says; the state survives its dict form; at the end the move log replays to the same state and
-the seed rebuilds the deal; a finished hand scores exactly as okey-rules.md's table says.
+the seed rebuilds the deal; a finished hand scores exactly as docs/rules.md's table says.
 """
 
 import random

@@ -219,7 +219,7 @@ def test_remove_a_player_at_a_table_without_bots_the_timeouts_take_over(
     seat.refresh_from_db()
     assert seat.user is None and not seat.is_bot and seat.away
     assert recorded(table, staff, "seat_remove").details["taken_over_by"] == "timeouts"
-    # the away seat is played for at once when its turn comes (okey-rules.md, Timeouts)
+    # the away seat is played for at once when its turn comes (docs/rules.md, Timeouts)
     play_moves(table, 1)  # seat 1 (the first player) discards: seat 2's turn
     assert hand_state(table).turn == 1
     assert services.table_due(table_id=table.pk, now=soon()) == "turn"

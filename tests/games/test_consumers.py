@@ -83,7 +83,7 @@ def public_tiles(state: engine.HandState) -> Counter:
         seen += [fmt(t) for t in shown]
     if state.pairs_declared:
         # the histories that going for pairs opens show the tiles taken from the piles too:
-        # each went down face up before it was taken (okey-rules.md)
+        # each went down face up before it was taken (docs/rules.md)
         seen += [fmt(t) for _, _, t in state.taken]
     return Counter(seen)
 

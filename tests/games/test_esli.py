@@ -23,7 +23,7 @@ def fresh(table) -> Table:
 
 
 def expected_deltas(state: engine.HandState) -> list[int]:
-    """okey-rules.md, worked out here independently of the engine: the finisher and their
+    """docs/rules.md, worked out here independently of the engine: the finisher and their
     partner go down by V, the two opponents up by V; the shower down by 1 × colour factor."""
     r = state.result
     deltas = [0, 0, 0, 0]

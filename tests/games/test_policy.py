@@ -18,7 +18,7 @@ from games.services import ServiceError
 
 from .helpers import current_hand, discard_first, hand_state
 
-# okey-rules.md, "Table options": bots may fill empty seats on, private off; bots play well
+# docs/rules.md, "Table options": bots may fill empty seats on, private off; bots play well
 DOCUMENTED_RULES = {
     "mode": "duz",
     "seats": 4,

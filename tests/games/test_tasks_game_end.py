@@ -1,5 +1,5 @@
 """The game's end: the task computes counts, places, totals and rating points, stores them with
-the game and updates each profile once. Two games worked out by hand from okey-rules.md.
+the game and updates each profile once. Two games worked out by hand from docs/rules.md.
 
 test_worker.py plays the Düz example again with a real worker.
 """

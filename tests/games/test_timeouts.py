@@ -1,4 +1,4 @@
-"""Turn timeouts (okey-rules.md, Timeouts), driven with a fake 'now': no waiting, no worker.
+"""Turn timeouts (docs/rules.md, Timeouts), driven with a fake 'now': no waiting, no worker.
 
 The real worker runs the same paths in test_worker.py.
 """
