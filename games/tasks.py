@@ -1,5 +1,8 @@
 """Celery tasks: thin, each carries the version it expects and does nothing if the table moved on.
 
+Each task's name is pinned (``name=``): beat's schedule, the queue routes and tasks already
+waiting in Redis name them, so the code may move without renaming them.
+
 A late or repeated delivery is therefore harmless, and nothing relies on revoke(). The timed
 ones are one task for every kind of deadline (registered in games.services.deadlines), sent through
 ``deadline_task_send`` when a change commits (games.apps plugs it into the services); the sweep
@@ -25,7 +28,7 @@ def tables_heal_ask(**kwargs):
     heal_ask()
 
 
-@shared_task(bind=True, max_retries=20)
+@shared_task(name="games.tasks.deadline_due_task", bind=True, max_retries=20)
 def deadline_due_task(self, kind: str, table_id: int, expected_version: int) -> bool:
     """What the table's deadline of ``kind`` calls for: the deal, a turn (a bot's move, an away
     seat, a person's timeout), the next deal, the results. A task for a kind that is never
@@ -62,7 +65,7 @@ def deadline_task_send(kind: str, table_id: int, version: int, countdown: float)
     deadline_due_task.apply_async(args=(kind, table_id, version), countdown=countdown)
 
 
-@shared_task
+@shared_task(name="games.tasks.hand_review_task")
 def hand_review_task(hand_id: int) -> bool:
     """Work out a finished hand's review (games.services.reviews); nothing if it has one."""
     return services.hand_review_make(hand_id=hand_id) is not None
@@ -73,19 +76,19 @@ def hand_review_send(hand_id: int) -> None:
     hand_review_task.delay(hand_id)
 
 
-@shared_task
+@shared_task(name="games.tasks.sweep_task")
 def sweep_task() -> int:
     """Whatever is overdue at any table (a task that was lost)."""
     return services.sweep_run()
 
 
-@shared_task
+@shared_task(name="games.tasks.tables_idle_close_task")
 def tables_idle_close_task() -> int:
     """Open tables that never started close after a while (OKEY_OPEN_TABLE_IDLE)."""
     return services.tables_idle_close()
 
 
-@shared_task
+@shared_task(name="games.tasks.chat_prune_task")
 def chat_prune_task() -> int:
     """Table chat is kept for OKEY_CHAT_KEEP, then deleted."""
     return services.chat_prune()
