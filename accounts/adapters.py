@@ -5,6 +5,10 @@ from django.contrib.sites.shortcuts import get_current_site
 from django.urls import translate_url
 from django.utils import translation
 
+from games.invites.services import invite_email_proven
+
+from .tasks import email_send_on_commit
+
 
 def profile_language(user) -> str | None:
     profile = getattr(user, "profile", None)
@@ -14,9 +18,7 @@ def profile_language(user) -> str | None:
 class AccountAdapter(DefaultAccountAdapter):
     def is_email_verified(self, request, email):
         # A player who followed an e-mailed table invite has proven that address: signing up
-        # with it needs no second confirmation (games.services.invites).
-        from games.services.invites import invite_email_proven
-
+        # with it needs no second confirmation (games.invites.services).
         return super().is_email_verified(request, email) or invite_email_proven(request, email)
 
     def login(self, request, user):
@@ -42,8 +44,6 @@ class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix, email, context):
         # As allauth renders it (in the request's language), but sent by a Celery task after
         # the transaction commits (accounts/tasks.py).
-        from .tasks import email_send_on_commit
-
         request = allauth_context.request
         ctx = {"request": request, "email": email, "current_site": get_current_site(request)}
         ctx.update(context)

@@ -7,4 +7,6 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self):
-        from . import signals  # noqa: F401
+        # Django's documented place to connect signal receivers: the module imports the models,
+        # which are not loaded yet when this one is
+        from . import signals  # noqa: F401, PLC0415

@@ -30,12 +30,12 @@ def bench_database():
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from games import tasks
+    from games.table import deadlines
 
     setup_test_environment()
-    send = tasks.deadline_due_task.apply_async
-    tasks.deadline_due_task.apply_async = lambda args, **k: (
-        None if args[0] in ("start", "next") else send(args, **k)
+    send = deadlines.deadline_send
+    deadlines.deadline_send = lambda kind, *args: (
+        None if kind in ("start", "next") else send(kind, *args)
     )
     name = connection.creation.create_test_db(verbosity=0, keepdb=False)
     print(f"database: {connection.vendor} ({name})")
@@ -51,16 +51,18 @@ def table_of_four(options=None, lang="tr"):
     from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
-    from games import services
+    from games.table.create import table_create
+    from games.table.lifecycle import game_start, table_start
+    from games.table.seats import seat_take
 
     users = [
         get_user_model().objects.create_user(username=f"bench{i}", email=f"b{i}@example.com")
         for i in range(4)
     ]
     Profile.objects.filter(user__in=users).update(language=lang)
-    table = services.table_create(manager=users[0], options=options or {"hand_limit": 50})
+    table = table_create(manager=users[0], options=options or {"hand_limit": 50})
     for i in range(1, 4):
-        services.seat_take(table_id=table.pk, user=users[i], index=i)
-    v = services.table_start(table_id=table.pk, user=users[0])
-    services.game_start(table_id=table.pk, expected_version=v)
+        seat_take(table_id=table.pk, user=users[i], index=i)
+    v = table_start(table_id=table.pk, user=users[0])
+    game_start(table_id=table.pk, expected_version=v)
     return users, table

@@ -69,14 +69,21 @@ def main():
     from django.db import connection
     from django.test.utils import setup_test_environment
 
-    from games import engine, render, selectors, services
+    from games import engine
+    from games.invites import services as invites
     from games.models import Hand, Table
-    from games.replay import replay_states
-    from games.services import invites as invites_module
+    from games.staff.replay import replay_states
+    from games.staff.services import hand_void_redeal
+    from games.table.create import table_create
+    from games.table.lifecycle import game_start, table_start
+    from games.table.moves import move_submit
+    from games.table.reads import table_rows, table_view
+    from games.table.render import frame_full
+    from games.table.seats import seat_take
     from okeysite.celery import app
     from tests.games.helpers import random_move
 
-    invites_module.INVITES_PER_HOUR = 10**9  # one manager sends them all here
+    invites.INVITES_PER_HOUR = 10**9  # one manager sends them all here
     logging.getLogger("celery").setLevel(logging.WARNING)
     # frames are rendered without a request, as the socket does: no CSRF token in them
     warnings.filterwarnings("ignore", message=".*csrf_token.*")
@@ -92,22 +99,22 @@ def main():
         ]
         create, accept = [], []
         for r in range(args.rounds):
-            table = services.table_create(manager=users[0], options={"mode": "esli"})
+            table = table_create(manager=users[0], options={"mode": "esli"})
             inv = timed(
                 create,
-                lambda t=table, r=r: services.invite_create(
+                lambda t=table, r=r: invites.invite_create(
                     table_id=t.pk, inviter=users[0], email=f"p{r}@example.com", seat_index=2
                 ),
             )
             token = mail.outbox[-1].body.split("/invite/")[1].split("/")[0]
-            timed(accept, lambda token=token: services.invite_accept(token=token, user=users[1]))
+            timed(accept, lambda token=token: invites.invite_accept(token=token, user=users[1]))
             assert Table.objects.get(pk=inv.table_id).seats.get(index=2).user == users[1]
         line("invite_create (+ e-mail rendered)", create)
         line("invite_accept", accept)
 
-        table = services.table_create(manager=users[0], options={"mode": "esli"})
+        table = table_create(manager=users[0], options={"mode": "esli"})
         for seat in (1, 2, 3):
-            services.invite_create(
+            invites.invite_create(
                 table_id=table.pk, inviter=users[0], email=f"s{seat}@example.com", seat_index=seat
             )
         manager, spectator = [], []
@@ -116,9 +123,7 @@ def main():
             for viewer, out in ((users[0], manager), (AnonymousUser(), spectator)):
                 timed(
                     out,
-                    lambda v=viewer: render.frame_full(
-                        selectors.table_view(selectors.table_rows(fresh.pk), v)
-                    ),
+                    lambda v=viewer: frame_full(table_view(table_rows(fresh.pk), v)),
                 )
         line("frame, open Eşli table, manager", manager)
         line("frame, open Eşli table, spectator", spectator)
@@ -127,17 +132,17 @@ def main():
         frames = {"esli": [], "duz": []}
         voids, replays = [], []
         for mode in ("esli", "duz"):
-            table = services.table_create(manager=users[0], options={"mode": mode})
+            table = table_create(manager=users[0], options={"mode": mode})
             for i in (1, 2, 3):
-                services.seat_take(table_id=table.pk, user=users[i], index=i)
-            v = services.table_start(table_id=table.pk, user=users[0])
-            services.game_start(table_id=table.pk, expected_version=v)
+                seat_take(table_id=table.pk, user=users[i], index=i)
+            v = table_start(table_id=table.pk, user=users[0])
+            game_start(table_id=table.pk, expected_version=v)
             for _ in range(max(1, args.rounds // 20)):
                 for _ in range(12):  # a dozen moves into the hand, then staff void and redeal
                     hand = Hand.objects.filter(game__table=table).order_by("-number").first()
                     state = engine.hand_from_dict(hand.state)
                     version = Table.objects.get(pk=table.pk).game.version
-                    services.move_submit(
+                    move_submit(
                         table_id=table.pk,
                         user=users[state.turn],
                         move=random_move(state, rng),
@@ -146,15 +151,11 @@ def main():
                     fresh = Table.objects.select_related("game").get(pk=table.pk)
                     timed(
                         frames[mode],
-                        lambda f=fresh: render.frame_full(
-                            selectors.table_view(selectors.table_rows(f.pk), users[1])
-                        ),
+                        lambda f=fresh: frame_full(table_view(table_rows(f.pk), users[1])),
                     )
                     if hand.over or state.phase == "over":
                         break
-                timed(
-                    voids, lambda t=table: services.hand_void_redeal(table_id=t.pk, staff=users[0])
-                )
+                timed(voids, lambda t=table: hand_void_redeal(table_id=t.pk, staff=users[0]))
         options = engine.TableOptions(mode="esli")
         for hand in Hand.objects.filter(over=True, game__table__options__mode="esli"):
             moves = [m.as_engine_dict() for m in hand.moves.order_by("seq")]

@@ -118,7 +118,9 @@ class Redis:
 
 def tables_make(n: int) -> tuple[list[int], list, list[str]]:
     """``n`` tables: people at seats 1 and 3 (index 0, 2), bots at 2 and 4 (filled at start)."""
-    from games import services
+    from games.table.create import table_create
+    from games.table.lifecycle import game_start, table_start
+    from games.table.seats import seat_take
 
     users = accounts.users_create(f"fault-{int(time.time())}", 2 * n)
     cookies = [accounts.session_cookie(u) for u in users]
@@ -126,10 +128,10 @@ def tables_make(n: int) -> tuple[list[int], list, list[str]]:
     tables = []
     for k in range(n):
         a, b = users[2 * k], users[2 * k + 1]
-        table = services.table_create(manager=a, options=opts)
-        services.seat_take(table_id=table.pk, user=b, index=2)
-        version = services.table_start(table_id=table.pk, user=a)
-        services.game_start(table_id=table.pk, expected_version=version)
+        table = table_create(manager=a, options=opts)
+        seat_take(table_id=table.pk, user=b, index=2)
+        version = table_start(table_id=table.pk, user=a)
+        game_start(table_id=table.pk, expected_version=version)
         tables.append(table.pk)
     from django.db import close_old_connections
 

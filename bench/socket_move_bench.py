@@ -10,9 +10,9 @@ It creates a throwaway test database, seats four users at a Düz table and plays
 (the same deals every run) the way bench/load.py's players do: draw, then finish when
 ``engine.finishes`` finds a tile, else discard ``engine.best_discard``. For each move it times, in
 this thread's CPU time:
-- ``services.move_submit(publish=False)`` between two ``close_old_connections``, what the
-  sockets' database thread of daphne runs for ``TableConsumer.on_move`` (DatabaseSyncToAsync);
-- what the move process renders for the move (``games.broadcast.event_messages``): its public
+- ``move_submit`` between two ``close_old_connections``, what the socket's database thread runs
+  for ``TableConsumer.on_move`` (database_sync_to_async), its publish on commit apart:
+- what that publish renders for the move (``games.table.publish.move_messages``): its public
   event once in each of the site's languages, and each changed player's own part once, in the
   player's language (the players' profiles and pages are in --lang);
 - for a move that ends the hand (the table changed: each page shows it whole again), the four
@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
-# fixed deals: honoured only under pytest or DEBUG (games.services.seeds), so say it is a test
+# fixed deals: honoured only under pytest or DEBUG (the services.seeds), so say it is a test
 os.environ["PYTEST_CURRENT_TEST"] = "bench/socket_move_bench.py"
 os.environ.setdefault("OKEY_TEST_SEED_HEX", "5a" * 32)
 
@@ -92,10 +92,19 @@ def main():
     bench_django(OKEY_TEST_SEED_HEX=os.environ["OKEY_TEST_SEED_HEX"])
     from django.db import close_old_connections
 
-    from games import broadcast, engine, render, services
-    from games.consumers import TableConsumer
-    from games.events import MoveEvent
+    from games import engine
     from games.models import Game, Hand
+    from games.table import moves as move_service
+    from games.table.lifecycle import hand_next
+    from games.table.moves import move_submit
+    from games.table.publish import move_event, move_messages, table_changed_messages
+    from games.table.render import languages
+    from games.table.socket import TableConsumer
+
+    # The move's publish (on commit) is timed apart, as rendering: the bench has no channel
+    # layer to send to, and the move's own CPU is what the lock is held for.
+    committed = []
+    move_service.move_publish = committed.append
 
     profiler = None
     if args.profile:
@@ -114,11 +123,11 @@ def main():
             socket.frame_render(chat=True)
         seat_of = {u.pk: i for i, u in enumerate(users)}
 
-        def renders(event):
+        def renders(outcome):
             """{seat: html in --lang} of what the sockets receive after the move, rendered as
-            broadcast renders it: the event (for every seat) in every language, the own parts
+            its publish renders it: the event (for every seat) in every language, the own parts
             in their players' language (--lang)."""
-            messages = [message for _group, message in broadcast.event_messages(event)]
+            messages = [message for _group, message in move_messages(move_event(outcome))]
             own = {seat_of[m["own"]["user_id"]]: m["html"][args.lang] for m in messages[1:]}
             return messages[0]["html"][args.lang], own
 
@@ -132,7 +141,7 @@ def main():
             if game.status != Game.Status.PLAYING:
                 break
             if state.phase == "over":
-                services.hand_next(table_id=table.pk, expected_version=game.version)
+                hand_next(table_id=table.pk, expected_version=game.version)
                 continue
             seat = state.turn
             move = move_choose(state, seat)
@@ -140,28 +149,28 @@ def main():
                 profiler.enable()
             t0 = time.thread_time()
             close_old_connections()  # before and after, as channels' DatabaseSyncToAsync does
-            outcome = services.move_submit(
+            outcome = move_submit(
                 table_id=table.pk, user=users[seat], move=move, expected_version=game.version,
-                idempotency_key=uuid.uuid4().hex, publish=False,
+                idempotency_key=uuid.uuid4().hex,
             )  # fmt: skip
             close_old_connections()
             t1 = time.thread_time()
-            if isinstance(outcome.event, MoveEvent):
-                public, own = renders(outcome.event)
+            if not outcome.hand_over:
+                public, own = renders(outcome)
                 frames = [public + own.get(i, "") for i in range(len(sockets))]
-            else:  # the hand's end: each player's whole table, rendered as broadcast does
-                changed, *framed = broadcast.event_messages(outcome.event)
+            else:  # the hand's end: each player's whole table, rendered as its publish does
+                changed, *framed = table_changed_messages(table.pk, outcome.version)
                 frames = [m["html"] for _group, m in framed]
             t2 = time.thread_time()
             if profiler:
                 profiler.disable()
             applied.append(t1 - t0)
             whole.append(t2 - t0)
-            (rendered if isinstance(outcome.event, MoveEvent) else ended).append(t2 - t1)
+            (ended if outcome.hand_over else rendered).append(t2 - t1)
             sizes = [len(html.encode()) for html in frames]
             viewer_bytes += sizes
             move_bytes.append(sum(sizes))
-            if isinstance(outcome.event, MoveEvent):
+            if not outcome.hand_over:
                 event_bytes.append(len(public.encode()))
                 own_bytes += [len(html.encode()) for html in own.values()]
             moves += 1
@@ -171,7 +180,7 @@ def main():
                     out.write(" ".join(html.split()) + "\n")
         if not moves:
             return
-        langs = len(render.languages())
+        langs = len(languages())
         line("move_submit, CPU", applied)
         if rendered:
             line(f"event and own parts, {langs} languages, CPU", rendered)

@@ -7,7 +7,7 @@ writes anything else for them.
 
 from prometheus_client import Counter, Gauge, Histogram
 
-from games.sockets import open_sockets
+from games.realtime.sockets import open_sockets
 
 MOVES = Counter("okey_moves", "Moves applied through this process (rate() gives moves/s)")
 EVENT_BROADCAST_SECONDS = Histogram(

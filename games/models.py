@@ -2,13 +2,14 @@
 
 The engine's states are stored as JSON (``hand_to_dict`` / ``game_to_dict``); these rows add what
 the engine does not know: who sits where, the table's version, the seed, times. The Game row is the
-lock for everything that happens at its table (see games.services), so every table has exactly one
+lock for everything that happens at its table (see the services), so every table has exactly one
 Game from the moment it is created.
 """
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import RuleOptions
@@ -113,7 +114,7 @@ class Game(models.Model):
     results = models.JSONField(null=True, blank=True)  # places, rating points, counts
     # When the server must act next at this table (the deal after the start countdown, a turn
     # that runs out, a bot's move, the next deal, the game's results); kept by table_bump
-    # (games.services.deadlines) so that the periodic sweep finds whatever a lost task left.
+    # (games.table.deadlines) so that the periodic sweep finds whatever a lost task left.
     deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -286,8 +287,6 @@ class Invite(models.Model):
     @property
     def state(self) -> str:
         """The status as the manager sees it: a sent invite past its expiry is expired."""
-        from django.utils import timezone
-
         if self.status == self.Status.SENT and self.expires_at <= timezone.now():
             return self.Status.EXPIRED
         return self.status

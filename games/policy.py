@@ -58,6 +58,8 @@ class TablePolicy:
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(TablePolicy))
+
+
 NAMES = frozenset(_FIELD_NAMES)
 
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.labels import finish_label, mode_label
 from games.models import Hand, Move, PlayerResult, Seat
+from games.review.services import hand_reviews_ask
 
 RECENT_GAMES = 10
 RECENT_HANDS = 10
@@ -77,6 +78,9 @@ def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
     hands = list(
         hands.select_related("game__table", "review").order_by("-ended", "-id")[:RECENT_HANDS]
     )
+    # the list links each review: the ones not made yet are asked for now, made by the reviews'
+    # worker, and counted here from the next visit on
+    hand_reviews_ask(h.pk for h in hands if getattr(h, "review", None) is None)
     seat_of = dict(Seat.objects.filter(user=user).values_list("table_id", "index"))
     by_move = dict(
         Move.objects.filter(user=user, hand__in=hands)

@@ -1,10 +1,10 @@
 from django.urls import path
 
 import okeysite.converters  # noqa: F401  (registers <id:...>)
-
-from . import consumers
+from games.lobby.socket import LobbyConsumer
+from games.table.socket import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/table/<id:table_id>/", consumers.TableConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/table/<id:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

@@ -24,7 +24,7 @@ else still reaches the connection parameters of a detached transport, it raises 
 error, which every caller on this path ignores, instead of the AttributeError.
 
 Tasks that were not restored are not lost for the game: each deadline is in the database and the
-sweep plays it (games.services.sweep); a Redis that kept its data restores them itself after the
+sweep plays it (games.timers.sweep); a Redis that kept its data restores them itself after the
 visibility timeout.
 """
 

@@ -15,7 +15,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
 
 app = Celery("okeysite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+app.autodiscover_tasks()  # accounts.tasks
+# the games app keeps its tasks in the rooms that own them
+app.autodiscover_tasks(["games.timers", "games.review"])
 
 
 @before_task_publish.connect

@@ -8,7 +8,7 @@ SWEEP_NAMES = ("games.tasks.sweep_task", "tables-sweep")
 
 class SweepQuiet(logging.Filter):
     """Drops Celery's lines about the sweep's every run (sent, received, succeeded): the sweep
-    says itself when it acts (games.services.sweep). Every other task keeps its lines."""
+    says itself when it acts (games.timers.sweep). Every other task keeps its lines."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()

@@ -5,7 +5,7 @@ Django's ASGI handler runs each request's sync code in a thread of its own
 reused: it stayed open, held by the ended thread, until the garbage collector freed it. At 76
 requests a second (bench/badinput.py) PostgreSQL ran out of connections and requests failed with
 "too many clients". Django's own advice is no persistent connections under ASGI; the sockets'
-database threads and the move processes (games.sockets) are long-lived and keep theirs, so only
+database threads and the move processes (games.realtime.sockets) are long-lived and keep theirs, so only
 requests close theirs, here.
 """
 

@@ -160,7 +160,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # for one before every move (okeysite/postgresql/base.py)
     DATABASES["default"]["ENGINE"] = "okeysite.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# How a move loads and saves its rows (games.store): "sql", fixed statements, on PostgreSQL;
+# How a move loads and saves its rows (games.table.store): "sql", fixed statements, on PostgreSQL;
 # "orm" anywhere. Both are under test; "sql" needs PostgreSQL's FOR UPDATE.
 OKEY_MOVE_STORE = env.str(
     "OKEY_MOVE_STORE",
@@ -168,16 +168,8 @@ OKEY_MOVE_STORE = env.str(
 )
 if OKEY_MOVE_STORE not in ("sql", "orm"):
     raise ImproperlyConfigured("OKEY_MOVE_STORE is sql or orm")
-# How many threads run the sockets' database work in each daphne process (games.sockets), each
-# with its own connection; 0: Channels' own thread, which the site's requests share. Two let one
-# move's queries wait while another's run; more only contend for the GIL.
-OKEY_SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=2)
-# How many child processes of each daphne run the table sockets' moves (games.sockets); 0: the
-# database threads above. They take a move's CPU off the process whose loop every socket shares;
-# two, so that one move's queries wait while another's run, as with the threads.
-OKEY_SOCKET_MOVE_PROCESSES = env.int("SOCKET_MOVE_PROCESSES", default=2)
 # How often each daphne pings itself through the channel layer, to see that it lost messages
-# (games.pulse); 0 turns it off.
+# (games.realtime.pulse); 0 turns it off.
 OKEY_LAYER_PULSE_SECONDS = env.float("LAYER_PULSE_SECONDS", default=0.5)
 
 # --- redis: channel layer, celery broker, cache --------------------------------------------------
@@ -238,7 +230,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A task still running when the broker connection breaks is left to finish (Celery 6 will cancel
 # it by default): its change commits, and should its message come back it finds the table moved
-# on and does nothing (games.tasks). Cancelling it would only leave the work to the sweep.
+# on and does nothing (games.timers.tasks). Cancelling it would only leave the work to the sweep.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # A hand's review (the hard bot judging every discard, a tenth of a second or more of CPU) runs
 # in its own queue, served by its own worker at a lower CPU priority (Procfile's `reviews`): a
@@ -254,7 +246,7 @@ CELERY_TASK_QUEUES = (
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {"games.tasks.hand_review_task": {"queue": "reviews"}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-# The sweep does whatever a lost task left undone at any table (games.services.sweep). A sweep
+# The sweep does whatever a lost task left undone at any table (games.timers.sweep). A sweep
 # not started within its own period is dropped: the next one does the same work.
 OKEY_SWEEP_SECONDS = env.float("OKEY_SWEEP_SECONDS", default=3.0)
 CELERY_BEAT_SCHEDULE = {
@@ -276,13 +268,13 @@ CELERY_BEAT_SCHEDULE = {
 }
 # How long table chat is kept before the hourly prune deletes it
 OKEY_CHAT_KEEP = timedelta(days=env.int("CHAT_KEEP_DAYS", default=7))
-# Limits on tables per account (games.services.tables): unfinished tables it manages, games
+# Limits on tables per account (games.table.seats): unfinished tables it manages, games
 # running at once at them, tables it made within the hour, and how long an open table waits for
 # its start before it is closed.
 OKEY_TABLES_PER_ACCOUNT = env.int("TABLES_PER_ACCOUNT", default=3)
 OKEY_GAMES_PER_ACCOUNT = env.int("GAMES_PER_ACCOUNT", default=1)
 OKEY_TABLES_CREATED_PER_HOUR = env.int("TABLES_CREATED_PER_HOUR", default=12)
-# Sockets one user, and one client address, may hold open in one daphne process (games.sockets)
+# Sockets one user, and one client address, may hold open in one daphne process (games.realtime.sockets)
 OKEY_SOCKETS_PER_USER = env.int("SOCKETS_PER_USER", default=10)
 OKEY_SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=60)
 OKEY_OPEN_TABLE_IDLE = timedelta(minutes=env.int("OPEN_TABLE_IDLE_MINUTES", default=30))
@@ -374,7 +366,7 @@ LOGGING = {
     "filters": {
         "context": {"()": "okeysite.logcontext.ContextFilter"},
         # The sweep runs every few seconds: Celery's lines for each run would bury the rest.
-        # The sweep logs when it acts (games.services.sweep); other tasks keep their lines.
+        # The sweep logs when it acts (games.timers.sweep); other tasks keep their lines.
         "sweep_quiet": {"()": "okeysite.logfilters.SweepQuiet"},
     },
     "formatters": {

@@ -7,7 +7,7 @@
   (`asgi_live_server` in tests/browser/conftest.py) sees the same data.
 - The cache (locmem in tests, see the plugin) is cleared before every test, so rate-limit
   counters never leak from one test into the next.
-- The sockets' database threads and move processes (games.sockets) stop, their connections
+- The sockets' database threads and move processes (games.realtime.sockets) stop, their connections
   closed, after each test.
 - Passwords are hashed with a fast hasher: PBKDF2's cost is for attackers, not for tests.
 - Browser tests run last: they are the slowest, and the quick tests fail first.
@@ -25,10 +25,6 @@ def pytest_configure(config):
     # per-account table limits it checks.
     settings.OKEY_TABLES_PER_ACCOUNT = settings.OKEY_GAMES_PER_ACCOUNT = 10_000
     settings.OKEY_TABLES_CREATED_PER_HOUR = 10_000
-    # Socket tests run moves in the database threads, as they run the rest, unless they ask for
-    # move processes (tests/games/test_consumers.py's moves_run_in); the browser tests' daphne
-    # runs with the site's default.
-    settings.OKEY_SOCKET_MOVE_PROCESSES = 0
 
 
 @pytest.fixture(scope="session")
@@ -54,18 +50,6 @@ def _cache_clear():
     yield
 
 
-@pytest.fixture(autouse=True)
-def _socket_pools_stop():
-    """The sockets' database threads and move processes end with each test that started them,
-    their connections closed: the next test's flush and the run's final drop of the test
-    database wait for no connection of theirs."""
-    yield
-    from games.sockets import db_threads_stop, move_processes_stop
-
-    db_threads_stop()
-    move_processes_stop()
-
-
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
@@ -73,7 +57,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def celery_eager():
     """Celery tasks run in the caller, at once (tasks without a time: e-mail). Timed table tasks
-    are not sent in this mode (games/services/deadlines.py): drive those with the sweep."""
+    are not sent in this mode (games/table/deadlines.py): drive those with the sweep."""
     from okeysite.celery import app
 
     before = app.conf.task_always_eager, app.conf.task_eager_propagates

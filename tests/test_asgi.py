@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from channels.testing import WebsocketCommunicator
 
-from games import services
+from games.table.create import table_create
 from okeysite.asgi import application
 
 NO_SUCH_PATH = "/ws/no-such-socket/"
@@ -49,7 +49,7 @@ def test_an_http_requests_database_connection_is_closed_when_it_ends(django_user
     if connection.vendor != "postgresql":
         pytest.skip("counts PostgreSQL's connections")
     user = django_user_model.objects.create_user(username="reader", email="r@example.com")
-    table = services.table_create(manager=user, options={})
+    table = table_create(manager=user, options={})
 
     def backends() -> int:
         with connection.cursor() as cursor:

@@ -29,7 +29,7 @@ _EXPORTS = {
     "commitment": "dealing",
     "deal": "dealing",
     "shuffle": "dealing",
-    "verify_deal": "dealing",
+    "verify_deal": "hand",
     "GameState": "game",
     "game_apply_hand": "game",
     "game_from_dict": "game",

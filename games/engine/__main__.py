@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from .judge import judge_stream
+
 USAGE = "usage: python -m games.engine judge  (JSON lines on stdin, one JSON answer per line)"
 
 
@@ -11,8 +13,6 @@ def main(argv: list[str]) -> int:
     if argv != ["judge"]:
         print(USAGE, file=sys.stderr)
         return 2
-    from .judge import judge_stream
-
     try:
         judge_stream(sys.stdin.buffer, sys.stdout.buffer)
     except (BrokenPipeError, KeyboardInterrupt):

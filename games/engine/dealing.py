@@ -115,34 +115,3 @@ def deal(seed: bytes, options: RuleOptions, first_seat: int) -> HandState:
         phase="discard",
         played=(False,) * n,
     )
-
-
-def verify_deal(
-    seed: bytes, commitment_hex: str, state: HandState, moves: object | None = None
-) -> bool:
-    """Does the seed match the commitment and produce this hand?
-
-    A freshly dealt state is compared whole. A later state is compared with the replay of
-    ``moves`` when they are given; without them, what cannot have changed since the deal is
-    compared: seats, first seat, indicator, and the stock (which only ever loses its top).
-    """
-    try:
-        if not hmac.compare_digest(commitment(seed), str(commitment_hex).lower()):
-            return False
-        fresh = deal(seed, state.options, state.first_seat)
-    except ValueError:
-        return False
-    if moves is not None:
-        from .hand import hand_replay
-
-        try:
-            return hand_replay(seed, state.options, state.first_seat, moves) == state
-        except ValueError:
-            return False
-    if state.seq == 0:
-        return fresh == state
-    return (
-        fresh.n == state.n
-        and fresh.indicator == state.indicator
-        and fresh.stock[: len(state.stock)] == state.stock
-    )

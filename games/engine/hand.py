@@ -7,12 +7,13 @@ and takes from the pile of (s - 1) % n, its left.
 
 from __future__ import annotations
 
+import hmac
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from .dealing import deal
+from .dealing import commitment, deal
 from .finish import finish_kind, finish_value, finishes, indicator_value, meld_groups
 from .moves import (
     DeclarePairs,
@@ -330,3 +331,32 @@ def hand_replay(
     for m in moves:
         state = hand_apply(state, move_from_dict(m) if isinstance(m, dict) else m)
     return state
+
+
+def verify_deal(
+    seed: bytes, commitment_hex: str, state: HandState, moves: object | None = None
+) -> bool:
+    """Does the seed match the commitment and produce this hand?
+
+    A freshly dealt state is compared whole. A later state is compared with the replay of
+    ``moves`` when they are given; without them, what cannot have changed since the deal is
+    compared: seats, first seat, indicator, and the stock (which only ever loses its top).
+    """
+    try:
+        if not hmac.compare_digest(commitment(seed), str(commitment_hex).lower()):
+            return False
+        fresh = deal(seed, state.options, state.first_seat)
+    except ValueError:
+        return False
+    if moves is not None:
+        try:
+            return hand_replay(seed, state.options, state.first_seat, moves) == state
+        except ValueError:
+            return False
+    if state.seq == 0:
+        return fresh == state
+    return (
+        fresh.n == state.n
+        and fresh.indicator == state.indicator
+        and fresh.stock[: len(state.stock)] == state.stock
+    )

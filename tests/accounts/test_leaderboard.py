@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts.models import Profile
-from games import services
 from games.models import Game
+from games.staff.services import game_end
 from tests.games.conftest import fixed_seed, game_started, in_memory_layer, table_full, users
 
 __all__ = ["fixed_seed", "in_memory_layer", "users"]  # fixtures shared with tests/games
@@ -66,7 +66,7 @@ def test_a_profile_lists_its_recent_games(client, users, fixed_seed, in_memory_l
     game = Game.objects.get(table=esli)
     game.state = {**game.state, "counts": [24, 16, 22, 18], "hands_played": 2}
     game.save()
-    services.game_end(table_id=esli.pk, staff=staff)
+    game_end(table_id=esli.pk, staff=staff)
     html = client.get(reverse("accounts:profile_detail", args=[users[1].pk])).content.decode()
     assert "recent-games-table" in html
     assert "Eşli Okey" in html
@@ -85,7 +85,7 @@ def test_a_duz_game_shows_the_place(client, users, fixed_seed, in_memory_layer):
     game = Game.objects.get(table=table)
     game.state = {**game.state, "counts": [12, 30, 20], "hands_played": 3}
     game.save()
-    services.game_end(table_id=table.pk, staff=staff)
+    game_end(table_id=table.pk, staff=staff)
     client.force_login(users[2])
     html = client.get(reverse("accounts:profile")).content.decode()
     row = re.search(r"<tbody>(.*?)</tbody>", html.split("recent-games-table")[1], re.S).group(1)

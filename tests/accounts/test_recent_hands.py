@@ -6,6 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
+from games.models import Hand
+from okeysite.celery import app as celery_app
 from tests.games.conftest import fixed_seed, game_started, table_full, users
 from tests.games.test_reviews import play_hand_as_bots
 
@@ -50,3 +52,21 @@ def test_a_hand_still_in_play_is_not_listed(client, users, fixed_seed):
     client.force_login(users[0])
     html = client.get(reverse("accounts:profile")).content.decode()
     assert review_links(html) == [] and "recent-hands" in html
+
+
+def test_the_list_asks_for_the_reviews_it_links_and_no_more(client, users, two_tables, monkeypatch):
+    """Reviews are made only when someone asks: the profile's list asks the reviews' worker
+    for the ones it links that have none yet (it shows how many moments each has)."""
+    public, private = two_tables
+    asked = []
+
+    def send_task(name, args=None, **kwargs):
+        asked.append((name, *args))
+
+    monkeypatch.setattr(celery_app, "send_task", send_task)
+    celery_app.conf.task_always_eager = False  # as on the site (the celery_eager fixture resets it)
+    hands = {t: Hand.objects.get(game__table=t, number=1) for t in (public, private)}
+    client.force_login(users[1])
+    client.get(reverse("games:review", args=[public.pk, 1]))  # opened: made there and then
+    client.get(reverse("accounts:profile"))
+    assert asked == [("games.tasks.hand_review_task", hands[private].pk)]

@@ -11,7 +11,12 @@ from django.utils import translation
 from bench.loadlib.frames import FrameState, frame_parse, frame_problems
 from bench.loadlib.players import SitePlayer, TablePace
 from bench.loadlib.stats import Recorder
-from games import engine, render, selectors, services
+from games import engine
+from games.table import render
+from games.table.moves import move_submit
+from games.table.publish import move_event
+from games.table.reads import table_rows, table_view
+from games.table.render import frame_full, own_html
 from tests.games.conftest import SEED_HEX, game_started, table_full
 
 
@@ -29,23 +34,24 @@ def dealt(db, django_user_model, settings):
 
 
 def full_frame(table, user) -> str:
-    view = selectors.table_view(selectors.table_rows(table.pk), user)
+    view = table_view(table_rows(table.pk), user)
     with translation.override("en"):
-        return render.frame_full(view)
+        return frame_full(view)
 
 
 def discard(table, users):
     """Seat 0 discards its first tile: (the tile, the event's bytes, {seat: own part})."""
-    rows = selectors.table_rows(table.pk)
+    rows = table_rows(table.pk)
     tile = engine.format_tile(rows.state.racks[0][0])
-    outcome = services.move_submit(
+    outcome = move_submit(
         table_id=table.pk, user=users[0], move={"kind": "discard", "tile": tile},
         expected_version=rows.game.version,
     )  # fmt: skip
     seat_of = {u.pk: i for i, u in enumerate(users)}
     with translation.override("en"):
-        event = render.event_html(outcome.event)
-        own = {seat_of[o.user_id]: render.own_html(o) for o in outcome.event.own}
+        moved = move_event(outcome)
+        event = render.event_html(moved)
+        own = {seat_of[o.user_id]: own_html(o) for o in moved.own}
     return tile, event, own
 
 
@@ -55,7 +61,7 @@ def test_a_full_frame_is_the_whole_view(dealt):
     assert f.full and not f.delta and f.me == 0 and f.status == "playing"
     assert f.rack_version == f.moves_version == f.version and f.seat == 0
     assert len(f.rack) == 15 and "discard" in f.can and f.phase == "discard" and f.turn == 0
-    state = selectors.table_rows(table.pk).state
+    state = table_rows(table.pk).state
     public = {engine.format_tile(state.indicator), engine.format_tile(state.okey)}
     assert set(f.public_tiles) <= public  # no rack tile outside #rack-data
     assert frame_problems(f, 0) == []

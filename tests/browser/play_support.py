@@ -9,6 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from playwright.sync_api import expect
 
+from games.table.moves import move_submit
+
 PASSWORD = "yesil-masa-okey-42"
 
 
@@ -127,14 +129,13 @@ def plan_play(users, table, seed, start=0, stop=None):
     """Moves ``start`` to ``stop`` of the current hand's plan (tests/games/plans.py, from the
     hand's ``seed``) through the services, ``users[i]`` at seat ``i``; the engine's state after
     the whole plan."""
-    from games import services
     from tests.games.helpers import current_hand
     from tests.games.helpers import version_of as table_version
     from tests.games.plans import plan_hand
 
     moves, final = plan_hand(seed, first_seat=current_hand(table).first_seat)
     for move in moves[start:stop]:
-        services.move_submit(
+        move_submit(
             table_id=table.pk,
             user=users[move["seat"]],
             move={k: v for k, v in move.items() if k != "seat"},

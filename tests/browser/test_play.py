@@ -362,7 +362,6 @@ def test_take_the_left_discard_by_dragging_it_into_the_rack(asgi_live_server, si
 def test_a_change_whose_notification_was_lost_shows_up_at_the_next_heartbeat(
     asgi_live_server, sign_in, duel, monkeypatch
 ):
-    from games import broadcast
 
     users, table = duel
     page = sign_in(users[1])
@@ -372,7 +371,7 @@ def test_a_change_whose_notification_was_lost_shows_up_at_the_next_heartbeat(
     # the page asks after a second without news instead of 15 (the attribute table.js reads)
     page.evaluate("document.getElementById('table-page').dataset.heartbeatMs = '1000'")
     # the channel layer loses the event of the opponent's discard
-    monkeypatch.setattr(broadcast, "messages_send", lambda messages: None)
+    monkeypatch.setattr("games.table.publish.messages_send", lambda messages: None)
     tile = opening_discard(table, users[0])
     wait_version(page, version + 1, timeout=8_000)
     expect(page.locator(".pile.is-takeable .pile-top .tile")).to_have_attribute("data-tile", tile)

@@ -7,6 +7,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from games.table.create import table_create
+
 from .play_support import PASSWORD, players_make, sign_in, table_ready
 
 pytestmark = pytest.mark.browser
@@ -62,10 +64,9 @@ def test_quick_play_from_a_fresh_account_to_a_dealt_hand(
 def test_a_shared_table_link_seats_a_visitor_in_one_step(
     asgi_live_server, browser, page, django_user_model
 ):
-    from games import services
 
     manager, guest = players_make(django_user_model, 2)
-    table = services.table_create(manager=manager, options={"seats": 2})
+    table = table_create(manager=manager, options={"seats": 2})
     page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
     # not signed in: Sit here asks to log in, and the seat is taken on the way back
     page.locator("#seat-1").get_by_role("button", name="Buraya otur").click()

@@ -1,8 +1,10 @@
 import pytest
 from django.test import override_settings
 
-from games import services
 from games.models import Table
+from games.table.create import table_create
+from games.table.lifecycle import game_start, table_start
+from games.table.seats import seat_take
 
 # A fixed deal for tests that must know the tiles (see games/services/seeds.py).
 SEED_HEX = "5eed" * 16
@@ -34,16 +36,16 @@ def in_memory_layer():
 
 def table_full(users, **options) -> Table:
     """A table whose seats are all taken by ``users`` in order (user i at seat i)."""
-    table = services.table_create(manager=users[0], options=options)
+    table = table_create(manager=users[0], options=options)
     for i, user in enumerate(users[1 : table.seat_count], start=1):
-        services.seat_take(table_id=table.pk, user=user, index=i)
+        seat_take(table_id=table.pk, user=user, index=i)
     return table
 
 
 def game_started(table: Table) -> Table:
     """Press Start and run the deal the countdown task would run."""
-    version = services.table_start(table_id=table.pk, user=table.manager)
-    assert services.game_start(table_id=table.pk, expected_version=version)
+    version = table_start(table_id=table.pk, user=table.manager)
+    assert game_start(table_id=table.pk, expected_version=version)
     table.refresh_from_db()
     return table
 

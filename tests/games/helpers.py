@@ -4,6 +4,9 @@ import random
 
 from games import engine
 from games.models import Hand, Table
+from games.table.deadlines import DEADLINE_TASK
+from games.table.moves import move_submit
+from okeysite.celery import app as celery_app
 
 
 def current_hand(table: Table) -> Hand:
@@ -21,10 +24,9 @@ def version_of(table: Table) -> int:
 
 def discard_first(table: Table, user):
     """The player to move (``user``) discards the first tile of their rack."""
-    from games import services
 
     state = hand_state(table)
-    return services.move_submit(
+    return move_submit(
         table_id=table.pk,
         user=user,
         move={"kind": "discard", "tile": engine.format_tile(state.racks[state.turn][0])},
@@ -45,13 +47,23 @@ def random_move(state: engine.HandState, rng: random.Random) -> dict:
 
 def move_random(table: Table, users, rng: random.Random, **kwargs):
     """The player on turn (``users[seat]`` sits at ``seat``) makes a random legal move."""
-    from games import services
 
     state = hand_state(table)
-    return services.move_submit(
+    return move_submit(
         table_id=table.pk,
         user=users[state.turn],
         move=random_move(state, rng),
         expected_version=version_of(table),
         **kwargs,
     )
+
+
+def deadline_tasks_patch(monkeypatch, record) -> None:
+    """Each deadline task the site sends (by name, games.table.deadlines) goes to
+    ``record(args, countdown=...)`` instead of the broker."""
+
+    def send_task(name, args=None, countdown=None, **kwargs):
+        assert name == DEADLINE_TASK
+        return record(args, countdown=countdown)
+
+    monkeypatch.setattr(celery_app, "send_task", send_task)

@@ -12,9 +12,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import engine, services
+from games import engine
+from games.errors import ServiceError
+from games.invites.services import invite_create
 from games.models import Game, Hand, Invite, Move, Seat, StaffAction, Table
-from games.services import ServiceError
+from games.staff.services import hand_void_redeal, table_close
+from games.table.create import table_create
+from games.table.lifecycle import hand_next, table_start
+from games.table.moves import move_submit
+from games.timers.sweep import table_due
 
 from .conftest import game_started, table_full
 from .helpers import current_hand, hand_state, version_of
@@ -52,7 +58,7 @@ def play_moves(table, n):
     for _ in range(n):
         state = hand_state(table)
         move = plan_move(state)
-        services.move_submit(
+        move_submit(
             table_id=table.pk,
             user=seat_user[state.turn],
             move={k: v for k, v in move.items() if k != "seat"},
@@ -135,7 +141,8 @@ def recorded(table, staff, kind) -> StaffAction:
 def test_close_a_table_mid_hand(staff_client, staff, mid_hand, users):
     v = version_of(mid_hand)
     callbacks = act(staff_client, "table", "close_tables", [mid_hand.pk])
-    assert len(callbacks) == 2  # the table's broadcast and the lobby's, after commit
+    assert len(callbacks) == 1  # the table's broadcast, the lobby's with it, after commit
+    assert callbacks[0].keywords == {"lobby": True}
     game = assert_consistent(mid_hand)
     assert mid_hand.status == Table.Status.CLOSED and game.status == Game.Status.OVER
     assert game.results is None  # not rated
@@ -145,7 +152,7 @@ def test_close_a_table_mid_hand(staff_client, staff, mid_hand, users):
     action = recorded(mid_hand, staff, "table_close")
     assert action.details["hand_voided"] == 1 and action.version_before == v
     with pytest.raises(ServiceError) as e:
-        services.move_submit(
+        move_submit(
             table_id=mid_hand.pk,
             user=users[hand_state(mid_hand).turn],
             move={"kind": "draw"},
@@ -156,11 +163,9 @@ def test_close_a_table_mid_hand(staff_client, staff, mid_hand, users):
 
 
 def test_close_an_open_table_cancels_its_invites(staff_client, staff, users, in_memory_layer):
-    table = services.table_create(manager=users[0], options={"mode": "esli"})
+    table = table_create(manager=users[0], options={"mode": "esli"})
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.invite_create(
-            table_id=table.pk, inviter=users[0], email="x@example.com", seat_index=2
-        )
+        invite_create(table_id=table.pk, inviter=users[0], email="x@example.com", seat_index=2)
     act(staff_client, "table", "close_tables", [table.pk])
     assert_consistent(table)
     assert table.status == Table.Status.CLOSED and Invite.objects.get().status == "cancelled"
@@ -195,7 +200,7 @@ def test_remove_a_player_mid_game_a_bot_takes_over(staff_client, staff, mid_hand
     }
     # the removed player can no longer move
     with pytest.raises(ServiceError) as e:
-        services.move_submit(
+        move_submit(
             table_id=mid_hand.pk, user=users[2], move={"kind": "draw"}, expected_version=None
         )
     assert e.value.code == "not_seated"
@@ -203,7 +208,7 @@ def test_remove_a_player_mid_game_a_bot_takes_over(staff_client, staff, mid_hand
     while hand_state(mid_hand).turn != 2:
         play_moves(mid_hand, 1)
     before = Move.objects.count()
-    assert services.table_due(table_id=mid_hand.pk, now=soon()) == "turn"
+    assert table_due(table_id=mid_hand.pk, now=soon()) == "turn"
     played = list(Move.objects.order_by("id")[before:])
     assert played and all(m.seat == 2 and m.auto and m.user is None for m in played)
     assert hand_state(mid_hand).turn != 2 or hand_state(mid_hand).phase == "over"
@@ -222,7 +227,7 @@ def test_remove_a_player_at_a_table_without_bots_the_timeouts_take_over(
     # the away seat is played for at once when its turn comes (docs/rules.md, Timeouts)
     play_moves(table, 1)  # seat 1 (the first player) discards: seat 2's turn
     assert hand_state(table).turn == 1
-    assert services.table_due(table_id=table.pk, now=soon()) == "turn"
+    assert table_due(table_id=table.pk, now=soon()) == "turn"
     assert hand_state(table).turn == 2
     assert [(m.seat, m.auto) for m in Move.objects.order_by("-id")[:2]] == [(1, True), (1, True)]
     assert_consistent(table)
@@ -232,7 +237,7 @@ def test_remove_a_player_before_the_start_frees_the_seat_and_stops_the_countdown
     staff_client, staff, users, in_memory_layer
 ):
     table = table_full(users)
-    services.table_start(table_id=table.pk, user=users[0])
+    table_start(table_id=table.pk, user=users[0])
     seat = Seat.objects.get(table=table, index=3)
     act(staff_client, "seat", "remove_players", [seat.pk])
     seat.refresh_from_db()
@@ -243,7 +248,7 @@ def test_remove_a_player_before_the_start_frees_the_seat_and_stops_the_countdown
 
 
 def test_removing_from_an_empty_seat_is_refused(staff_client, users, in_memory_layer):
-    table = services.table_create(manager=users[0], options={})
+    table = table_create(manager=users[0], options={})
     act(staff_client, "seat", "remove_players", [Seat.objects.get(table=table, index=1).pk])
     assert not StaffAction.objects.exists()
 
@@ -298,7 +303,7 @@ def test_end_the_game_rates_the_hands_played(
     while engine.game_from_dict(Game.objects.get(table=table).state).hands_played == 0:
         while hand_state(table).phase != "over":
             play_moves(table, 1)
-        services.hand_next(table_id=table.pk, expected_version=version_of(table))
+        hand_next(table_id=table.pk, expected_version=version_of(table))
     play_moves(table, 3)
     act(staff_client, "table", "end_games", [table.pk])
     game = assert_consistent(table)
@@ -325,7 +330,7 @@ def test_end_a_game_before_any_hand_counted_rates_nobody(staff_client, staff, mi
 
 
 def test_end_a_game_that_has_not_started_is_refused(staff_client, users, in_memory_layer):
-    table = services.table_create(manager=users[0], options={})
+    table = table_create(manager=users[0], options={})
     act(staff_client, "table", "end_games", [table.pk])
     assert not StaffAction.objects.exists()
     assert Table.objects.get().status == Table.Status.OPEN
@@ -341,7 +346,7 @@ def test_players_cannot_reach_the_admin_or_its_actions(client, users, mid_hand):
     assert response.status_code == 302 and "/admin/login/" in response.url
     assert Table.objects.get().status == Table.Status.PLAYING
     with pytest.raises(ServiceError) as e:
-        services.table_close(table_id=mid_hand.pk, staff=users[0])
+        table_close(table_id=mid_hand.pk, staff=users[0])
     assert e.value.code == "not_staff"
 
 
@@ -361,7 +366,7 @@ def test_staff_without_the_change_right_have_no_actions(staff, mid_hand):
 
 
 def test_tables_filter_by_status_mode_and_date(staff_client, users, mid_hand):
-    esli = services.table_create(manager=users[0], options={"mode": "esli"})
+    esli = table_create(manager=users[0], options={"mode": "esli"})
     url = reverse("admin:games_table_changelist")
 
     def listed(query):
@@ -377,11 +382,9 @@ def test_tables_filter_by_status_mode_and_date(staff_client, users, mid_hand):
 
 
 def test_a_table_page_shows_seats_invites_hands_and_the_actions(staff_client, users, mid_hand):
-    other = services.table_create(manager=users[0], options={"mode": "esli"})
+    other = table_create(manager=users[0], options={"mode": "esli"})
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.invite_create(
-            table_id=other.pk, inviter=users[0], email="inv@example.com", seat_index=2
-        )
+        invite_create(table_id=other.pk, inviter=users[0], email="inv@example.com", seat_index=2)
     html = staff_client.get(reverse("admin:games_table_change", args=[other.pk])).content.decode()
     assert "inv@example.com" in html and "staff-actions" in html
     html = staff_client.get(
@@ -405,7 +408,7 @@ def test_a_hand_shows_its_log_and_hides_its_seed_until_it_is_over(staff_client, 
     assert shown == [(str(m.seq), m.kind) for m in moves] and len(moves) == 5
     replay = staff_client.get(reverse("admin:games_hand_replay", args=[hand.pk]))
     assert replay.status_code == 302  # not before the hand is over
-    services.hand_void_redeal(table_id=mid_hand.pk, staff=_staff_of(staff_client))
+    hand_void_redeal(table_id=mid_hand.pk, staff=_staff_of(staff_client))
     html = staff_client.get(url).content.decode()
     assert seed in html
 
@@ -418,7 +421,7 @@ def _staff_of(client):
 
 def test_the_replay_steps_through_the_hand(staff_client, staff, mid_hand):
     hand = current_hand(mid_hand)
-    services.hand_void_redeal(table_id=mid_hand.pk, staff=staff)
+    hand_void_redeal(table_id=mid_hand.pk, staff=staff)
     url = reverse("admin:games_hand_replay", args=[hand.pk])
     options = mid_hand.rules
     moves = [m.as_engine_dict() for m in hand.moves.order_by("seq")]
@@ -436,7 +439,7 @@ def test_the_replay_steps_through_the_hand(staff_client, staff, mid_hand):
 
 
 def test_staff_actions_are_listed_read_only(staff_client, staff, mid_hand):
-    services.hand_void_redeal(table_id=mid_hand.pk, staff=staff, reason="a bad deal")
+    hand_void_redeal(table_id=mid_hand.pk, staff=staff, reason="a bad deal")
     html = staff_client.get(reverse("admin:games_staffaction_changelist")).content.decode()
     assert "a bad deal" in html
     action = StaffAction.objects.get()

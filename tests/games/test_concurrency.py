@@ -7,10 +7,12 @@ import pytest
 from django.conf import settings
 from django.db import connection, connections, transaction
 
-from games import engine, services, store
+from games import engine
+from games.errors import ServiceError
 from games.models import Hand, Move
-from games.services import ServiceError
-from games.services.tables import table_lock
+from games.table.changes import table_lock
+from games.table.moves import MoveOutcome, move_submit
+from games.table.store import move_rows_lock
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, version_of
@@ -47,7 +49,7 @@ def race(calls):
     return results
 
 
-@pytest.mark.parametrize("which", ["sql", "orm"])  # games.store's two ways to lock the rows
+@pytest.mark.parametrize("which", ["sql", "orm"])  # games.table.store's two ways to lock the rows
 @pytest.mark.parametrize("round_", range(5))
 def test_two_moves_at_one_version_apply_once(users, fixed_seed, round_, which, settings):
     settings.OKEY_MOVE_STORE = which
@@ -56,7 +58,7 @@ def test_two_moves_at_one_version_apply_once(users, fixed_seed, round_, which, s
     tiles = [engine.format_tile(t) for t in hand_state(table).racks[0][:2]]
 
     def discard(tile, key):
-        return lambda: services.move_submit(
+        return lambda: move_submit(
             table_id=table.pk,
             user=users[0],
             move={"kind": "discard", "tile": tile},
@@ -65,7 +67,7 @@ def test_two_moves_at_one_version_apply_once(users, fixed_seed, round_, which, s
         )
 
     results = race([discard(tiles[0], "a"), discard(tiles[1], "b")])
-    applied = [r for r in results if isinstance(r, services.MoveOutcome)]
+    applied = [r for r in results if isinstance(r, MoveOutcome)]
     refused = [r for r in results if isinstance(r, ServiceError)]
     assert len(applied) == 1 and len(refused) == 1
     assert refused[0].code == "stale"
@@ -79,7 +81,7 @@ def test_one_key_sent_twice_at_once_applies_once(users, fixed_seed):
     tile = engine.format_tile(hand_state(table).racks[0][0])
 
     def send():
-        return services.move_submit(
+        return move_submit(
             table_id=table.pk,
             user=users[0],
             move={"kind": "discard", "tile": tile},
@@ -88,14 +90,14 @@ def test_one_key_sent_twice_at_once_applies_once(users, fixed_seed):
         )
 
     results = race([send, send])
-    assert all(isinstance(r, services.MoveOutcome) for r in results), results
+    assert all(isinstance(r, MoveOutcome) for r in results), results
     assert sorted(r.duplicate for r in results) == [False, True]
     assert Move.objects.count() == 1
     assert connection.vendor == "postgresql"
 
 
 def test_a_move_waiting_for_the_lock_reads_the_hand_its_holder_dealt(users, fixed_seed):
-    """The move's reads come after its lock (games.store): they must see what the lock's
+    """The move's reads come after its lock (games.table.store): they must see what the lock's
     holder committed while the move waited, here a new hand."""
 
     table = game_started(table_full(users))
@@ -117,7 +119,7 @@ def test_a_move_waiting_for_the_lock_reads_the_hand_its_holder_dealt(users, fixe
         try:
             locked.wait(10)
             with transaction.atomic():
-                rows = store.move_rows_lock(table.pk)
+                rows = move_rows_lock(table.pk)
                 seen.update(number=rows.hand.number, seats=len(rows.seats))
         finally:
             connections.close_all()

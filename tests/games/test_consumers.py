@@ -3,11 +3,8 @@
 import asyncio
 import functools
 import json
-import multiprocessing
-import os
 import random
 import re
-import signal
 from collections import Counter
 
 import pytest
@@ -18,21 +15,18 @@ from django.contrib.auth.models import AnonymousUser
 from prometheus_client import REGISTRY
 
 from games import engine
-from games.consumers import CLOSE_FLOOD, FLOOD_LIMIT
+from games.invites.services import invite_cancel, invite_create
+from games.realtime.sockets import CLOSE_FLOOD, FLOOD_LIMIT
 from games.routing import websocket_urlpatterns
+from games.table.create import table_create
+from games.table.lifecycle import game_start, table_start
+from games.table.publish import messages_asend
+from games.table.seats import seat_take
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, random_move, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
-
-
-@pytest.fixture(params=["threads", "process"])
-def moves_run_in(request, settings):
-    """Moves run in the sockets' database threads, or in a move process (games.sockets): what
-    the players receive must not depend on which."""
-    settings.OKEY_SOCKET_MOVE_PROCESSES = 1 if request.param == "process" else 0
-    return request.param
 
 
 def run_async(fn):
@@ -123,9 +117,7 @@ def check_frame(html, viewer, state):
 
 
 @run_async
-async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(
-    users, fixed_seed, moves_run_in
-):
+async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, fixed_seed):
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     viewers = [0, 1, 2, 3, None]
     socks = [await connect(table, u) for u in users] + [await connect(table, AnonymousUser())]
@@ -179,9 +171,7 @@ async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(
 
 
 @run_async
-async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(
-    users, fixed_seed, moves_run_in
-):
+async def test_a_players_own_part_reaches_each_of_their_tabs_in_its_language(users, fixed_seed):
     """A Turkish tab and an English tab of the same player both hear that it is their turn,
     each in its own language: the part comes rendered in the player's (Turkish), and the
     English tab renders it from the view the message carries."""
@@ -226,8 +216,7 @@ async def test_a_deal_reaches_each_player_rendered_once_in_their_language(
     Each seated player's is rendered once, where the change was made, in their language, and
     reaches their tabs in it with only their own rack; only a spectator's socket and a tab in
     another language than its player's render theirs themselves."""
-    from games import services
-    from games.consumers import TableConsumer
+    from games.table.socket import TableConsumer
 
     def english(user):
         user.profile.language = "en"
@@ -236,7 +225,7 @@ async def test_a_deal_reaches_each_player_rendered_once_in_their_language(
     for user in users:
         await sync_to_async(english)(user)
     table = await sync_to_async(table_full)(users)
-    version = await sync_to_async(services.table_start)(table_id=table.pk, user=users[0])
+    version = await sync_to_async(table_start)(table_id=table.pk, user=users[0])
     socks = [(await connect(table, u), i) for i, u in enumerate(users)]
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/table/{table.pk}/?lang=tr")
     comm.scope["user"] = users[1]
@@ -252,7 +241,7 @@ async def test_a_deal_reaches_each_player_rendered_once_in_their_language(
         return frame_render(self, chat)
 
     monkeypatch.setattr(TableConsumer, "frame_render", counted)
-    await sync_to_async(services.game_start)(table_id=table.pk, expected_version=version)
+    await sync_to_async(game_start)(table_id=table.pk, expected_version=version)
     state = await sync_to_async(hand_state)(table)
     for sock, viewer in socks:
         frames = await frames_of(sock)
@@ -267,16 +256,15 @@ async def test_a_deal_reaches_each_player_rendered_once_in_their_language(
 
 def started_after_an_invite(users):
     """A dealt table whose manager (users[0]) invited an address that was then cancelled."""
-    from games import services
 
-    table = services.table_create(manager=users[0], options={})
+    table = table_create(manager=users[0], options={})
     for i in (1, 2):
-        services.seat_take(table_id=table.pk, user=users[i], index=i)
-    invite = services.invite_create(
+        seat_take(table_id=table.pk, user=users[i], index=i)
+    invite = invite_create(
         table_id=table.pk, inviter=users[0], email="friend@example.com", seat_index=3
     )
-    services.invite_cancel(invite_id=invite.pk, user=users[0])
-    services.seat_take(table_id=table.pk, user=users[3], index=3)
+    invite_cancel(invite_id=invite.pk, user=users[0])
+    seat_take(table_id=table.pk, user=users[3], index=3)
     return game_started(table)
 
 
@@ -310,7 +298,7 @@ async def test_a_move_reaches_every_player_and_only_the_manager_sees_the_invites
 
 
 @run_async
-async def test_a_refused_move_is_told_only_to_the_mover(users, fixed_seed, moves_run_in):
+async def test_a_refused_move_is_told_only_to_the_mover(users, fixed_seed):
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     socks = [await connect(table, u) for u in users[:2]]
     for sock in socks:
@@ -332,38 +320,6 @@ async def test_a_refused_move_is_told_only_to_the_mover(users, fixed_seed, moves
     assert "Sıra sizde değil" in await comm.receive_from(timeout=10)
     for sock in [*socks, comm]:
         await sock.disconnect()
-
-
-@run_async
-async def test_a_move_whose_process_died_is_refused_then_plays_when_sent_again(
-    users, fixed_seed, settings
-):
-    """A move process killed (out of memory, say) costs the move in its hands a refusal and the
-    table as it is; the move sent again plays, in a new process."""
-    settings.OKEY_SOCKET_MOVE_PROCESSES = 1
-    table = await sync_to_async(lambda: game_started(table_full(users)))()
-    state = await sync_to_async(hand_state)(table)
-    mover = state.turn
-    sock = await connect(table, users[mover])
-    await sock.receive_from()
-    children = multiprocessing.active_children()
-    assert len(children) == 1, "the socket started its move process"
-    os.kill(children[0].pid, signal.SIGKILL)
-    children[0].join(timeout=10)
-    await asyncio.sleep(0.5)  # the pool sees it gone
-    version = await sync_to_async(version_of)(table)
-    tile = engine.format_tile(state.racks[mover][0])
-    move = {"action": "move", "kind": "discard", "tile": tile, "version": version, "key": "d1"}
-    await sock.send_json_to(move)
-    frames = await frames_of(sock, until={"message", "full"})
-    assert any("could not be made" in f for f in frames)
-    assert "full" in map(kind_of, frames)
-    assert await sync_to_async(version_of)(table) == version, "nothing was applied"
-    await sock.send_json_to(move)
-    frames = await frames_of(sock, until={"event", "own"})
-    assert "event" in map(kind_of, frames)
-    assert await sync_to_async(version_of)(table) == version + 1
-    await sock.disconnect()
 
 
 @run_async
@@ -492,15 +448,14 @@ async def test_a_foreign_origin_is_refused(users):
 
 @run_async
 async def test_the_lobby_socket_updates_when_a_seat_is_taken(users):
-    from games import services
 
-    table = await sync_to_async(lambda: services.table_create(manager=users[0], options={}))()
+    table = await sync_to_async(lambda: table_create(manager=users[0], options={}))()
     app = URLRouter(websocket_urlpatterns)
     comm = WebsocketCommunicator(app, "/ws/lobby/?lang=en")
     comm.scope["user"] = users[1]
     assert (await comm.connect())[0]
     assert "1/4" in await comm.receive_from()
-    await sync_to_async(services.seat_take)(table_id=table.pk, user=users[2], index=2)
+    await sync_to_async(seat_take)(table_id=table.pk, user=users[2], index=2)
     assert "2/4" in await comm.receive_from(timeout=3)
     await comm.disconnect()
 
@@ -537,9 +492,8 @@ async def test_a_client_gone_while_its_answer_was_made_leaves_the_socket_working
 async def test_a_lost_event_shows_as_a_gap_and_a_sync_heals_it(users, fixed_seed, monkeypatch):
     """The channel layer may drop a message: the next event's version then does not follow the
     page's, and the page's sync with its own version gets the whole table."""
-    from games import broadcast
 
-    sent = broadcast.messages_asend
+    sent = messages_asend
     calls = []
 
     async def first_lost(messages):
@@ -551,7 +505,7 @@ async def test_a_lost_event_shows_as_a_gap_and_a_sync_heals_it(users, fixed_seed
     socks = [await connect(table, u) for u in users]
     for sock in socks:
         await sock.receive_from()
-    monkeypatch.setattr(broadcast, "messages_asend", first_lost)
+    monkeypatch.setattr("games.table.publish.messages_asend", first_lost)
     version = await sync_to_async(version_of)(table)
     rng = random.Random(3)
     for _ in range(2):
@@ -570,3 +524,47 @@ async def test_a_lost_event_shows_as_a_gap_and_a_sync_heals_it(users, fixed_seed
     assert kind_of(frame) == "full" and split_frame(frame)[2] == version + 2
     for sock in socks:
         await sock.disconnect()
+
+
+async def invite_states(sock) -> list[str]:
+    """The states the manager's list of invites shows, in the last full frame."""
+    frame = next(f for f in reversed(await frames_of(sock)) if kind_of(f) == "full")
+    return re.findall(r'<span class="invite-state">([^<]+)</span>', frame)
+
+
+def invited(table):
+    """The manager invites a partner into seat 3; the invite is sent (its e-mail on commit)."""
+    invite_create(table_id=table.pk, inviter=table.manager, email="esin@example.com", seat_index=2)
+
+
+@run_async
+async def test_the_managers_invites_come_in_the_pages_language(users):
+    """A Turkish player's tab in English: the invite list's words are English on connecting
+    and after a seat is taken (the view is built in the tab's language, not only rendered in
+    it: some of its words are chosen as it is built)."""
+    table = await sync_to_async(table_create)(manager=users[0], options={"mode": "esli"})
+    await sync_to_async(invited)(table)
+    sock = await connect(table, users[0])  # ?lang=en; the manager's profile says Turkish
+    assert await invite_states(sock) == ["sent"]
+    await sync_to_async(seat_take)(table_id=table.pk, user=users[1], index=1)
+    assert await invite_states(sock) == ["sent"]
+    await sock.disconnect()
+
+
+@run_async
+async def test_an_english_players_frame_after_a_seat_is_taken_is_in_english(users):
+    """The whole table sent to a player's own group after a change of the table's life is
+    built in the player's language (their profile's)."""
+
+    def english(user):
+        user.profile.language = "en"
+        user.profile.save(update_fields=["language"])
+
+    await sync_to_async(english)(users[0])
+    table = await sync_to_async(table_create)(manager=users[0], options={"mode": "esli"})
+    await sync_to_async(invited)(table)
+    sock = await connect(table, users[0])
+    await frames_of(sock)
+    await sync_to_async(seat_take)(table_id=table.pk, user=users[1], index=1)
+    assert await invite_states(sock) == ["sent"]
+    await sock.disconnect()

@@ -5,11 +5,16 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Profile
-from games import engine, services
+from games import engine
 from games.engine.tiles import colour_of
+from games.errors import ServiceError
 from games.models import Game, Hand, PlayerResult, Table
-from games.selectors import table_rows, table_view
-from games.services import ServiceError
+from games.staff.services import game_end
+from games.table.create import table_create, team_names_set
+from games.table.lifecycle import hand_next
+from games.table.moves import move_submit
+from games.table.reads import table_rows, table_view
+from games.table.results import game_results_record
 
 from .conftest import game_started, table_full
 from .helpers import current_hand, hand_state, version_of
@@ -53,7 +58,7 @@ def play_hand(table, seat_user) -> engine.HandState:
             move = {"kind": "show"}
         else:
             move = plan_move(state)
-        services.move_submit(
+        move_submit(
             table_id=table.pk,
             user=seat_user[seat],
             move={k: v for k, v in move.items() if k != "seat"},
@@ -103,10 +108,10 @@ def test_team_counting_over_a_whole_game(esli_game, users):
             assert [r["delta"] for r in rows] == [deltas[0] + deltas[2], deltas[1] + deltas[3]]
             assert [r["team"].total for r in rows] == [counts[0] + counts[2], counts[1] + counts[3]]
         if game.status == Game.Status.OVER:
-            # the results and the profiles follow in the end task (games.services.results)
-            assert services.game_results_record(table_id=table.pk, expected_version=game.version)
+            # the results and the profiles follow in the end task (games.table.results)
+            assert game_results_record(table_id=table.pk, expected_version=game.version)
             break
-        assert services.hand_next(table_id=table.pk, expected_version=version_of(table))
+        assert hand_next(table_id=table.pk, expected_version=version_of(table))
     # with the fixed seed: void hands, finishes and shows of the indicator all happen
     assert counted == 4 and len(firsts) > counted and shows >= 1
     # a void hand is dealt again by the same player, a counted one passes the deal on
@@ -164,7 +169,7 @@ def test_a_draw_between_the_teams_changes_no_rating_and_counts_no_win(
     # two hands played and the teams level: 18 + 22 == 21 + 19
     game.state = engine.game_to_dict(replace(state, counts=(18, 21, 22, 19), hands_played=2))
     game.save()
-    services.game_end(table_id=esli_game.pk, staff=staff)
+    game_end(table_id=esli_game.pk, staff=staff)
     game.refresh_from_db()
     assert game.results["points"] == [0, 0, 0, 0] and game.results["places"] == [1, 1, 1, 1]
     for user in users:
@@ -181,7 +186,7 @@ def test_team_names_default_to_the_partners_and_the_manager_may_set_them(esli_ga
     names = [t.name for t in view_of(esli_game, users[0]).board.centre.teams]
     assert names == ["Ali & Cem", "Banu & Deniz"]
     v = version_of(esli_game)
-    services.team_names_set(table_id=esli_game.pk, user=users[0], team_a="  Kartallar ", team_b="")
+    team_names_set(table_id=esli_game.pk, user=users[0], team_a="  Kartallar ", team_b="")
     assert version_of(esli_game) == v + 1
     names = [t.name for t in view_of(esli_game, users[1]).board.centre.teams]
     assert names == ["Kartallar", "Banu & Deniz"]
@@ -190,7 +195,7 @@ def test_team_names_default_to_the_partners_and_the_manager_may_set_them(esli_ga
 
 
 def test_an_empty_team_is_team_a_or_b(users, in_memory_layer):
-    table = services.table_create(manager=users[0], options={"mode": "esli"})
+    table = table_create(manager=users[0], options={"mode": "esli"})
     # no names of their own: the page says "Team A" and "Team B" in the viewer's language
     assert [t.name for t in view_of(table, users[0]).board.centre.teams] == ["", ""]
     html = client_page(table, users[0])
@@ -207,7 +212,7 @@ def test_an_empty_team_is_team_a_or_b(users, in_memory_layer):
 )
 def test_team_names_refused(esli_game, users, user_i, kw, code):
     with pytest.raises(ServiceError) as e:
-        services.team_names_set(table_id=esli_game.pk, user=users[user_i], **kw)
+        team_names_set(table_id=esli_game.pk, user=users[user_i], **kw)
     assert e.value.code == code
     assert Table.objects.get(pk=esli_game.pk).team_a_name == ""
 
@@ -215,7 +220,7 @@ def test_team_names_refused(esli_game, users, user_i, kw, code):
 def test_duz_tables_have_no_teams(playing, users):
     assert view_of(playing, users[0]).board.centre.teams is None
     with pytest.raises(ServiceError) as e:
-        services.team_names_set(table_id=playing.pk, user=users[0], team_a="A", team_b="B")
+        team_names_set(table_id=playing.pk, user=users[0], team_a="A", team_b="B")
     assert e.value.code == "not_esli"
 
 

@@ -4,8 +4,11 @@ otherwise; the hint is the engine's, from what the player can see."""
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.models import Table
+from games.table.create import table_create
+from games.table.moves import move_submit
+from games.table.seats import seat_take
 
 from .conftest import game_started
 from .helpers import hand_state
@@ -14,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def alone_with_bots(user, **options) -> Table:
-    table = services.table_create(manager=user, options={"seats": 2, **options})
+    table = table_create(manager=user, options={"seats": 2, **options})
     return game_started(table)  # the bot takes the empty seat at the start
 
 
@@ -28,7 +31,7 @@ def test_a_player_alone_with_bots_in_a_practice_game_gets_the_engines_hint(
     assert "data-hint-ask" in client.get(reverse("games:table", args=[table.pk])).content.decode()
     if state.turn != me:  # the bot plays first: let it
         for m in engine.bot_moves(state, state.turn):
-            services.move_submit(
+            move_submit(
                 table_id=table.pk, seat=state.turn, move=engine.move_to_dict(m),
                 expected_version=None, auto=True,
             )  # fmt: skip
@@ -54,8 +57,8 @@ def test_a_rated_game_never_offers_a_hint_and_the_server_refuses_one(client, use
 
 
 def test_no_hint_where_another_person_plays(client, users, fixed_seed):
-    table = services.table_create(manager=users[0], options={"seats": 2, "practice": True})
-    services.seat_take(table_id=table.pk, user=users[1], index=1)
+    table = table_create(manager=users[0], options={"seats": 2, "practice": True})
+    seat_take(table_id=table.pk, user=users[1], index=1)
     game_started(table)
     for user in users[:2]:
         client.force_login(user)
@@ -67,7 +70,7 @@ def test_no_hint_off_turn_nor_for_a_spectator(client, users, fixed_seed):
     state = hand_state(table)
     me = table.seats.get(user=users[0]).index
     if state.turn == me:
-        services.move_submit(
+        move_submit(
             table_id=table.pk, user=users[0], expected_version=None,
             move={"kind": "discard", "tile": engine.format_tile(state.racks[me][0])},
         )  # fmt: skip
@@ -78,7 +81,7 @@ def test_no_hint_off_turn_nor_for_a_spectator(client, users, fixed_seed):
 
 
 def test_a_practice_game_changes_no_rating(users, fixed_seed):
-    from games.services.results import results_write
+    from games.table.results import results_write
 
     table = alone_with_bots(users[0], practice=True)
     game = table.game

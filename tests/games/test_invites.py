@@ -9,11 +9,14 @@ from django.core import mail
 from django.test import TestCase
 from django.utils import timezone
 
-from games import services
-from games.invite_selectors import my_tables
+from games.errors import ServiceError
+from games.invites.services import invite_accept, invite_cancel, invite_create, invite_resend
+from games.lobby.reads import lobby_tables, my_tables
 from games.models import Invite, Table
-from games.selectors import lobby_tables
-from games.services import ServiceError
+from games.table.bots import bot_add
+from games.table.create import table_create
+from games.table.lifecycle import table_start
+from games.table.seats import seat_leave, seat_take
 
 from .helpers import version_of
 
@@ -34,7 +37,7 @@ def _mail_by_task(celery_eager):
 @pytest.fixture
 def esli(users, in_memory_layer):
     """An Eşli table: the manager (users[0]) sits at seat 1; seats 2 to 4 are free."""
-    return services.table_create(manager=users[0], options={"mode": "esli"})
+    return table_create(manager=users[0], options={"mode": "esli"})
 
 
 def committed():
@@ -46,9 +49,7 @@ def invite(table, email=PARTNER, seat=2):
     """Invite ``email`` into ``seat`` (0-based) and return (invite, token from the e-mail)."""
     sent = len(mail.outbox)
     with committed():
-        inv = services.invite_create(
-            table_id=table.pk, inviter=table.manager, email=email, seat_index=seat
-        )
+        inv = invite_create(table_id=table.pk, inviter=table.manager, email=email, seat_index=seat)
     assert len(mail.outbox) == sent + 1, "the e-mail goes out once the transaction commits"
     return inv, token_in(mail.outbox[-1])
 
@@ -106,7 +107,7 @@ def test_the_expiry_is_a_setting(esli, settings):
 def test_a_bad_address_is_refused(esli, email):
     e = refused(
         "bad_email",
-        services.invite_create,
+        invite_create,
         esli,
         table_id=esli.pk,
         inviter=esli.manager,
@@ -119,7 +120,7 @@ def test_a_bad_address_is_refused(esli, email):
 def test_inviting_oneself_is_refused_whatever_the_case(esli, users):
     refused(
         "invite_self",
-        services.invite_create,
+        invite_create,
         esli,
         table_id=esli.pk,
         inviter=users[0],
@@ -129,23 +130,23 @@ def test_inviting_oneself_is_refused_whatever_the_case(esli, users):
 
 
 def test_a_taken_seat_a_reserved_seat_and_a_full_table_are_refused(esli, users):
-    services.seat_take(table_id=esli.pk, user=users[1], index=1)
+    seat_take(table_id=esli.pk, user=users[1], index=1)
     kw = {"table_id": esli.pk, "inviter": users[0]}
-    refused("seat_taken", services.invite_create, esli, **kw, email=PARTNER, seat_index=1)
+    refused("seat_taken", invite_create, esli, **kw, email=PARTNER, seat_index=1)
     invite(esli, PARTNER, seat=2)
-    refused("seat_reserved", services.invite_create, esli, **kw, email="b@x.org", seat_index=2)
-    refused("cannot_invite", services.invite_create, esli, **kw, email=PARTNER, seat_index=3)
-    refused("cannot_invite", services.invite_create, esli, **kw, email=users[1].email, seat_index=3)
+    refused("seat_reserved", invite_create, esli, **kw, email="b@x.org", seat_index=2)
+    refused("cannot_invite", invite_create, esli, **kw, email=PARTNER, seat_index=3)
+    refused("cannot_invite", invite_create, esli, **kw, email=users[1].email, seat_index=3)
     invite(esli, "third@example.com", seat=3)
     # every seat is now taken or reserved
-    refused("table_full", services.invite_create, esli, **kw, email="x@x.org", seat_index=3)
+    refused("table_full", invite_create, esli, **kw, email="x@x.org", seat_index=3)
 
 
 def test_only_the_manager_invites_and_only_before_the_start(esli, users):
-    services.seat_take(table_id=esli.pk, user=users[1], index=1)
+    seat_take(table_id=esli.pk, user=users[1], index=1)
     refused(
         "not_manager",
-        services.invite_create,
+        invite_create,
         esli,
         table_id=esli.pk,
         inviter=users[1],
@@ -153,11 +154,11 @@ def test_only_the_manager_invites_and_only_before_the_start(esli, users):
         seat_index=2,
     )
     for i in (2, 3):
-        services.seat_take(table_id=esli.pk, user=users[i], index=i)
-    services.table_start(table_id=esli.pk, user=users[0])
+        seat_take(table_id=esli.pk, user=users[i], index=i)
+    table_start(table_id=esli.pk, user=users[0])
     refused(
         "not_open",
-        services.invite_create,
+        invite_create,
         esli,
         table_id=esli.pk,
         inviter=users[0],
@@ -167,14 +168,13 @@ def test_only_the_manager_invites_and_only_before_the_start(esli, users):
 
 
 def test_one_manager_cannot_flood_addresses(esli, users, monkeypatch):
-    from games.services import invites as invites_module
 
-    monkeypatch.setattr(invites_module, "INVITES_PER_HOUR", 2)
+    monkeypatch.setattr("games.invites.services.INVITES_PER_HOUR", 2)
     invite(esli, "a@example.com", seat=1)
     invite(esli, "b@example.com", seat=2)
     refused(
         "invite_fast",
-        services.invite_create,
+        invite_create,
         esli,
         table_id=esli.pk,
         inviter=users[0],
@@ -189,10 +189,10 @@ def test_one_manager_cannot_flood_addresses(esli, users, monkeypatch):
 def test_strangers_cannot_take_a_reserved_seat_until_cancelled(esli, users):
     inv, _ = invite(esli)
     with pytest.raises(ServiceError) as e:
-        services.seat_take(table_id=esli.pk, user=users[1], index=2)
+        seat_take(table_id=esli.pk, user=users[1], index=2)
     assert e.value.code == "seat_reserved"
-    services.invite_cancel(invite_id=inv.pk, user=users[0])
-    services.seat_take(table_id=esli.pk, user=users[1], index=2)
+    invite_cancel(invite_id=inv.pk, user=users[0])
+    seat_take(table_id=esli.pk, user=users[1], index=2)
     assert esli.seats.get(index=2).user == users[1]
 
 
@@ -200,7 +200,7 @@ def test_an_expired_invite_frees_its_seat(esli, users):
     inv, token = invite(esli)
     Invite.objects.filter(pk=inv.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     assert Invite.objects.get(pk=inv.pk).state == "expired"
-    services.seat_take(table_id=esli.pk, user=users[1], index=2)
+    seat_take(table_id=esli.pk, user=users[1], index=2)
     assert esli.seats.get(index=2).user == users[1]
 
 
@@ -217,7 +217,7 @@ def test_a_reserved_seat_is_not_free_in_the_lobby(esli, users):
 def test_the_link_seats_the_person_who_follows_it(esli, users):
     inv, token = invite(esli)
     v = version_of(esli)
-    accepted = services.invite_accept(token=token, user=users[2])
+    accepted = invite_accept(token=token, user=users[2])
     assert esli.seats.get(index=2).user == users[2]
     assert accepted.state == "accepted" and accepted.accepted_by == users[2]
     assert version_of(esli) == v + 1
@@ -225,12 +225,12 @@ def test_the_link_seats_the_person_who_follows_it(esli, users):
 
 def test_a_used_link_is_refused_to_everyone(esli, users):
     inv, token = invite(esli)
-    services.invite_accept(token=token, user=users[2])
+    invite_accept(token=token, user=users[2])
     with pytest.raises(ServiceError) as again:
-        services.invite_accept(token=token, user=users[2])
+        invite_accept(token=token, user=users[2])
     assert again.value.code == "invite_used"
     with pytest.raises(ServiceError) as other:
-        services.invite_accept(token=token, user=users[3])
+        invite_accept(token=token, user=users[3])
     assert other.value.code == "invite_taken"
     assert esli.seats.get(index=2).user == users[2]
     assert not esli.seats.filter(user=users[3]).exists()
@@ -240,16 +240,16 @@ def test_an_expired_link_is_refused(esli, users):
     inv, token = invite(esli)
     Invite.objects.filter(pk=inv.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
     with pytest.raises(ServiceError) as e:
-        services.invite_accept(token=token, user=users[2])
+        invite_accept(token=token, user=users[2])
     assert e.value.code == "invite_expired"
     assert esli.seats.get(index=2).user is None
 
 
 def test_a_cancelled_link_is_refused(esli, users):
     inv, token = invite(esli)
-    services.invite_cancel(invite_id=inv.pk, user=users[0])
+    invite_cancel(invite_id=inv.pk, user=users[0])
     with pytest.raises(ServiceError) as e:
-        services.invite_accept(token=token, user=users[2])
+        invite_accept(token=token, user=users[2])
     assert e.value.code == "invite_cancelled"
 
 
@@ -257,14 +257,14 @@ def test_a_resend_kills_the_old_link(esli, users):
     inv, old = invite(esli)
     sent = len(mail.outbox)
     with committed():
-        services.invite_resend(invite_id=inv.pk, user=users[0])
+        invite_resend(invite_id=inv.pk, user=users[0])
     assert len(mail.outbox) == sent + 1
     new = token_in(mail.outbox[-1])
     assert new != old
     with pytest.raises(ServiceError) as e:
-        services.invite_accept(token=old, user=users[2])
+        invite_accept(token=old, user=users[2])
     assert e.value.code == "invite_unknown"
-    services.invite_accept(token=new, user=users[2])
+    invite_accept(token=new, user=users[2])
     assert Invite.objects.get(pk=inv.pk).sends == 2
 
 
@@ -272,19 +272,19 @@ def test_an_expired_invite_can_be_resent(esli, users):
     inv, _ = invite(esli)
     Invite.objects.filter(pk=inv.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
     with committed():
-        services.invite_resend(invite_id=inv.pk, user=users[0])
+        invite_resend(invite_id=inv.pk, user=users[0])
     inv.refresh_from_db()
     assert inv.state == "sent" and inv.expires_at > timezone.now() + timedelta(hours=47)
-    services.invite_accept(token=token_in(mail.outbox[-1]), user=users[2])
+    invite_accept(token=token_in(mail.outbox[-1]), user=users[2])
 
 
 def test_accepted_and_cancelled_invites_cannot_be_resent_or_cancelled(esli, users):
     a, token = invite(esli, "a@example.com", seat=1)
-    services.invite_accept(token=token, user=users[1])
+    invite_accept(token=token, user=users[1])
     c, _ = invite(esli, "c@example.com", seat=2)
-    services.invite_cancel(invite_id=c.pk, user=users[0])
+    invite_cancel(invite_id=c.pk, user=users[0])
     for inv, code in ((a, "invite_accepted"), (c, "invite_cancelled")):
-        for fn in (services.invite_resend, services.invite_cancel):
+        for fn in (invite_resend, invite_cancel):
             with pytest.raises(ServiceError) as e:
                 fn(invite_id=inv.pk, user=users[0])
             assert e.value.code == code
@@ -294,21 +294,21 @@ def test_a_guessed_token_is_refused(esli, users):
     invite(esli)
     for guess in ("x" * 43, "", "short", None, 12):
         with pytest.raises(ServiceError) as e:
-            services.invite_accept(token=guess, user=users[2])
+            invite_accept(token=guess, user=users[2])
         assert e.value.code == "invite_unknown"
 
 
 def test_the_manager_cannot_use_their_own_link(esli, users):
     inv, token = invite(esli)
     with pytest.raises(ServiceError) as e:
-        services.invite_accept(token=token, user=users[0])
+        invite_accept(token=token, user=users[0])
     assert e.value.code == "invite_self"
 
 
 def test_a_link_moves_a_seated_player_to_the_reserved_seat(esli, users):
-    services.seat_take(table_id=esli.pk, user=users[2], index=1)
+    seat_take(table_id=esli.pk, user=users[2], index=1)
     inv, token = invite(esli, PARTNER, seat=2)
-    services.invite_accept(token=token, user=users[2])
+    invite_accept(token=token, user=users[2])
     assert esli.seats.get(index=2).user == users[2] and esli.seats.get(index=1).user is None
 
 
@@ -316,36 +316,36 @@ def test_a_link_moves_a_seated_player_to_the_reserved_seat(esli, users):
 
 
 def test_private_tables_seat_only_invited_players(users):
-    table = services.table_create(manager=users[0], options={"private": True, "seats": 3})
+    table = table_create(manager=users[0], options={"private": True, "seats": 3})
     with pytest.raises(ServiceError) as e:
-        services.seat_take(table_id=table.pk, user=users[1], index=1)
+        seat_take(table_id=table.pk, user=users[1], index=1)
     assert e.value.code == "private"
     inv, token = invite(table, users[1].email, seat=1)
-    services.invite_accept(token=token, user=users[1])
+    invite_accept(token=token, user=users[1])
     assert table.seats.get(index=1).user == users[1]
     # the manager may move about their own table
-    services.seat_take(table_id=table.pk, user=users[0], index=2)
+    seat_take(table_id=table.pk, user=users[0], index=2)
     assert table.seats.get(index=2).user == users[0]
 
 
 def test_private_tables_are_in_my_tables_not_in_the_lobby(users):
-    table = services.table_create(manager=users[0], options={"private": True})
+    table = table_create(manager=users[0], options={"private": True})
     assert table.pk not in [t["id"] for t in lobby_tables(users[0])]
     assert table.pk not in [t["id"] for t in lobby_tables(users[1])]
     mine = my_tables(users[0])
     assert [t["id"] for t in mine] == [table.pk] and mine[0]["private"]
     assert my_tables(users[1]) == []
     inv, token = invite(table, users[1].email, seat=1)
-    services.invite_accept(token=token, user=users[1])
+    invite_accept(token=token, user=users[1])
     assert [t["id"] for t in my_tables(users[1])] == [table.pk]
 
 
 def test_closed_table_links_are_refused(esli, users):
     inv, token = invite(esli)
-    services.seat_leave(table_id=esli.pk, user=users[0])  # the last person left: closed
+    seat_leave(table_id=esli.pk, user=users[0])  # the last person left: closed
     assert Table.objects.get(pk=esli.pk).status == "closed"
     with pytest.raises(ServiceError) as e:
-        services.invite_accept(token=token, user=users[2])
+        invite_accept(token=token, user=users[2])
     assert e.value.code == "not_open"
 
 
@@ -355,21 +355,21 @@ def test_closed_table_links_are_refused(esli, users):
 def test_bots_do_not_take_a_reserved_seat_at_the_start(esli, users):
     inv, token = invite(esli, seat=2)
     with pytest.raises(ServiceError) as e:
-        services.table_start(table_id=esli.pk, user=users[0])
+        table_start(table_id=esli.pk, user=users[0])
     assert e.value.code == "seat_invited" and "3" in str(e.value.message)
     assert not esli.seats.filter(is_bot=True).exists()
     with pytest.raises(ServiceError) as e:
-        services.bot_add(table_id=esli.pk, user=users[0], index=2)
+        bot_add(table_id=esli.pk, user=users[0], index=2)
     assert e.value.code == "seat_reserved"
     # once the invited player sits, bots fill the other seats at the start
-    services.invite_accept(token=token, user=users[2])
-    services.table_start(table_id=esli.pk, user=users[0])
+    invite_accept(token=token, user=users[2])
+    table_start(table_id=esli.pk, user=users[0])
     seats = {s.index: (s.user, s.is_bot) for s in esli.seats.all()}
     assert seats == {0: (users[0], False), 1: (None, True), 2: (users[2], False), 3: (None, True)}
 
 
 def test_a_cancelled_invite_lets_bots_fill_its_seat(esli, users):
     inv, _ = invite(esli, seat=2)
-    services.invite_cancel(invite_id=inv.pk, user=users[0])
-    services.table_start(table_id=esli.pk, user=users[0])
+    invite_cancel(invite_id=inv.pk, user=users[0])
+    table_start(table_id=esli.pk, user=users[0])
     assert esli.seats.filter(is_bot=True).count() == 3

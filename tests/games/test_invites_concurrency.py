@@ -8,9 +8,14 @@ from django.core import mail
 from django.test import TestCase
 from django.utils.crypto import get_random_string
 
-from games import engine, services
+from games import engine
+from games.errors import ServiceError
+from games.invites.services import invite_accept, invite_create
 from games.models import Invite, Move, StaffAction
-from games.services import ServiceError
+from games.staff.services import hand_void_redeal
+from games.table.create import table_create
+from games.table.moves import MoveOutcome, move_submit
+from games.table.seats import seat_take
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, version_of
@@ -27,7 +32,7 @@ def _mail_by_task(celery_eager):
 
 def invite_token(table, users, seat=2) -> str:
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.invite_create(
+        invite_create(
             table_id=table.pk, inviter=users[0], email="partner@example.com", seat_index=seat
         )
     return re.search(r"/invite/([A-Za-z0-9_-]+)/", mail.outbox[-1].body).group(1)
@@ -35,12 +40,12 @@ def invite_token(table, users, seat=2) -> str:
 
 @pytest.mark.parametrize("round_", range(3))
 def test_one_link_two_accounts_at_once_seats_one(users, round_):
-    table = services.table_create(manager=users[0], options={"mode": "esli"})
+    table = table_create(manager=users[0], options={"mode": "esli"})
     token = invite_token(table, users)
     results = race(
         [
-            lambda: services.invite_accept(token=token, user=users[1]),
-            lambda: services.invite_accept(token=token, user=users[2]),
+            lambda: invite_accept(token=token, user=users[1]),
+            lambda: invite_accept(token=token, user=users[2]),
         ]
     )
     seated = [r for r in results if isinstance(r, Invite)]
@@ -53,18 +58,18 @@ def test_one_link_two_accounts_at_once_seats_one(users, round_):
 
 @pytest.mark.parametrize("round_", range(3))
 def test_a_stranger_racing_the_reservation_gets_the_seat_or_the_invite_is_refused(users, round_):
-    table = services.table_create(manager=users[0], options={"mode": "esli"})
+    table = table_create(manager=users[0], options={"mode": "esli"})
 
     def reserve():
         with TestCase.captureOnCommitCallbacks(execute=True):
-            return services.invite_create(
+            return invite_create(
                 table_id=table.pk,
                 inviter=users[0],
                 email=f"{get_random_string(6)}@example.com",
                 seat_index=2,
             )
 
-    results = race([reserve, lambda: services.seat_take(table_id=table.pk, user=users[1], index=2)])
+    results = race([reserve, lambda: seat_take(table_id=table.pk, user=users[1], index=2)])
     seat = table.seats.get(index=2)
     if isinstance(results[0], Invite):
         # the reservation came first: the stranger was refused and the seat waits
@@ -84,18 +89,18 @@ def test_a_staff_void_racing_a_move_leaves_one_consistent_order(
     tile = engine.format_tile(hand_state(table).racks[0][0])
     results = race(
         [
-            lambda: services.move_submit(
+            lambda: move_submit(
                 table_id=table.pk,
                 user=users[0],
                 move={"kind": "discard", "tile": tile},
                 expected_version=v,
             ),
-            lambda: services.hand_void_redeal(table_id=table.pk, staff=staff),
+            lambda: hand_void_redeal(table_id=table.pk, staff=staff),
         ]
     )
     action = StaffAction.objects.get()
     assert isinstance(results[1], StaffAction)
-    if isinstance(results[0], services.MoveOutcome):
+    if isinstance(results[0], MoveOutcome):
         # the move came first, into hand 1, which the staff then voided
         assert Move.objects.get().hand.number == 1 and action.version_before == v + 1
     else:

@@ -10,9 +10,9 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games.invites.services import SESSION_KEY
 from games.models import Invite
-from games.services.invites import SESSION_KEY
+from games.table.create import table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def _mail_by_task(celery_eager, commit_per_request):
 
 @pytest.fixture
 def esli(users, in_memory_layer):
-    return services.table_create(manager=users[0], options={"mode": "esli"})
+    return table_create(manager=users[0], options={"mode": "esli"})
 
 
 def link_of(message) -> str:

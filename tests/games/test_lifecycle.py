@@ -1,4 +1,4 @@
-"""games.services.lifecycle: the changes of a table's status, and the deadline each one leaves."""
+"""games.table.lifecycle: the changes of a table's status, and the deadline each one leaves."""
 
 from dataclasses import replace
 from datetime import timedelta
@@ -7,12 +7,14 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, services
+from games import engine
 from games.engine import Finish, parse_tile, parse_tiles
 from games.models import Game, Table
-from games.services import lifecycle
-from games.services.deadlines import deadline_of
-from games.services.tables import table_bump, table_lock
+from games.staff.services import hand_void_redeal
+from games.table.changes import table_bump, table_lock
+from games.table.deadlines import NEXT_HAND_SECONDS, deadline_of
+from games.table.lifecycle import hand_end, table_shut, table_start
+from games.timers.sweep import table_due
 
 from .conftest import game_started, table_full
 from .helpers import current_hand, hand_state
@@ -37,12 +39,12 @@ def finishing(table) -> engine.HandState:
 
 
 def end_hand(table, new_state) -> bool:
-    """What the move path does with a move that ended the hand: lifecycle.hand_end, one bump."""
+    """What the move path does with a move that ended the hand: hand_end, one bump."""
     with transaction.atomic():
         game, table = table_lock(table.pk)
         hand = current_hand(table)
         hand.state = engine.hand_to_dict(new_state)
-        over = lifecycle.hand_end(game, table, hand, new_state, timezone.now())
+        over = hand_end(game, table, hand, new_state, timezone.now())
         hand.save()
         table_bump(game, lobby=over, hand=hand)
     return over
@@ -58,7 +60,7 @@ def test_a_hand_that_is_not_the_last_counts_and_the_next_deal_is_due(playing):
     assert gstate.counts == (18, 22, 22, 22) and gstate.hands_played == 1 and not gstate.over
     assert game.status == Game.Status.PLAYING
     assert Table.objects.get(pk=playing.pk).status == Table.Status.PLAYING
-    pause = lifecycle.NEXT_HAND_SECONDS
+    pause = NEXT_HAND_SECONDS
     assert deadline_of(game, playing) == (hand.ended + timedelta(seconds=pause), "next")
 
 
@@ -69,7 +71,7 @@ def test_the_last_hand_ends_the_game_and_its_results_are_due(users, fixed_seed, 
     assert game.status == Game.Status.OVER and table.status == Table.Status.FINISHED
     assert game.results is None and engine.game_from_dict(game.state).over
     assert deadline_of(game, table) == (game.ended, "end")
-    assert services.table_due(table_id=table.pk) == "end"
+    assert table_due(table_id=table.pk) == "end"
     assert Game.objects.get(table=table).results["places"][0] == 1
     assert deadline_of(Game.objects.get(table=table), table) == (None, None)
 
@@ -80,7 +82,7 @@ def test_a_hand_stopped_by_staff_ends_as_the_engine_voids_it(playing, django_use
     hand = current_hand(playing)
     hand.state = engine.hand_to_dict(state)
     hand.save(update_fields=["state"])
-    services.hand_void_redeal(table_id=playing.pk, staff=staff)
+    hand_void_redeal(table_id=playing.pk, staff=staff)
     hand.refresh_from_db()
     voided = engine.hand_void(state)
     assert hand.over and hand.result == {**engine.hand_to_dict(voided)["result"], "staff": True}
@@ -99,12 +101,12 @@ def test_every_status_has_its_deadline(users, fixed_seed, in_memory_layer):
         return deadline_of(Game.objects.get(table=table), Table.objects.get(pk=table.pk))[1]
 
     assert kind() is None  # open: nothing happens until Start
-    services.table_start(table_id=table.pk, user=users[0])
+    table_start(table_id=table.pk, user=users[0])
     assert kind() == "start"
-    assert services.table_due(table_id=table.pk, now=timezone.now() + timedelta(days=1)) == "start"
+    assert table_due(table_id=table.pk, now=timezone.now() + timedelta(days=1)) == "start"
     assert kind() == "turn"
     with transaction.atomic():
         game, t = table_lock(table.pk)
-        lifecycle.table_shut(game, t, timezone.now())
+        table_shut(game, t, timezone.now())
         table_bump(game, lobby=True)
     assert kind() is None and Game.objects.get(table=table).deadline is None

@@ -7,9 +7,11 @@ import random
 import pytest
 from django.db import IntegrityError, transaction
 
-from games import broadcast, services, store
-from games.events import MoveEvent
 from games.models import Move
+from games.table.moves import move_submit
+from games.table.publish import move_event
+from games.table.reads import MoveEvent
+from games.table.store import move_save
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, move_random, random_move, version_of
@@ -21,7 +23,7 @@ pytestmark = concurrency_marks  # PostgreSQL, real transactions
 @pytest.fixture
 def published(monkeypatch):
     seen = []
-    monkeypatch.setattr(broadcast, "event_publish", seen.append)
+    monkeypatch.setattr("games.table.moves.move_publish", seen.append)
     return seen
 
 
@@ -31,8 +33,9 @@ def test_a_move_commits_and_then_publishes_its_event(users, fixed_seed, publishe
     del published[:]
     outcome = move_random(table, users, random.Random(2))
     assert Move.objects.count() == before + 1
-    assert published == [outcome.event]
-    assert isinstance(outcome.event, MoveEvent) and outcome.event.version == outcome.version
+    assert published == [outcome]
+    event = move_event(outcome)
+    assert isinstance(event, MoveEvent) and event.version == outcome.version
     assert version_of(table) == outcome.version
 
 
@@ -54,20 +57,18 @@ def test_a_failing_write_leaves_nothing_behind(users, fixed_seed, published, mon
     first = move_random(table, users, random.Random(2))
     before, version = Move.objects.count(), version_of(table)
     del published[:]
-    save = store.move_save
+    save = move_save
 
     def clashing(hand, game, move, **kwargs):  # the move's place in the log is already taken
         move.seq = first.seq
         save(hand, game, move, **kwargs)
 
-    monkeypatch.setattr(store, "move_save", clashing)
+    monkeypatch.setattr("games.table.moves.move_save", clashing)
     state = hand_state(table)
     move = random_move(state, random.Random(3))
     move.pop("seat")
     with pytest.raises(IntegrityError):
-        services.move_submit(
-            table_id=table.pk, user=users[state.turn], move=move, expected_version=version
-        )
+        move_submit(table_id=table.pk, user=users[state.turn], move=move, expected_version=version)
     assert Move.objects.count() == before and version_of(table) == version
     assert hand_state(table) == state
     assert published == []

@@ -9,12 +9,14 @@ from django.test import TestCase
 from django.urls import reverse
 from django.utils import translation
 
-from games import engine, services
+from games import engine
 from games.engine import OptionError, RuleOptions
-from games.forms import TableForm
+from games.errors import ServiceError
+from games.invites.services import invite_create
+from games.lobby.forms import TableForm
 from games.models import Hand, Table
 from games.policy import TablePolicy, options_split, options_stored, table_choices
-from games.services import ServiceError
+from games.table.create import table_create
 
 from .helpers import current_hand, discard_first, hand_state
 
@@ -82,7 +84,7 @@ def test_choices_split_into_rules_and_policy():
 
 @pytest.mark.django_db
 def test_a_table_created_with_no_options_gets_the_documented_defaults(users):
-    table = services.table_create(manager=users[0], options={})
+    table = table_create(manager=users[0], options={})
     table = Table.objects.get(pk=table.pk)
     assert table.rules == RuleOptions() and table.policy == TablePolicy()
     # every name is written out, so the row says what the table plays by
@@ -102,7 +104,7 @@ def test_a_row_missing_names_reads_the_same_defaults(users):
 
 @pytest.mark.django_db
 def test_a_table_stores_its_policy_beside_its_rules(users):
-    table = services.table_create(
+    table = table_create(
         manager=users[0],
         options={"seats": 3, "private": True, "bots_fill": False, "bot_strength": "easy"},
     )
@@ -120,7 +122,7 @@ def test_a_table_stores_its_policy_beside_its_rules(users):
 )
 def test_table_create_refuses_bad_policy(users, options):
     with pytest.raises(ServiceError) as e:
-        services.table_create(manager=users[0], options=options)
+        table_create(manager=users[0], options=options)
     assert e.value.code == "bad_options"
     assert not Table.objects.exists()
 
@@ -160,10 +162,10 @@ def test_a_hand_stored_before_the_split_plays_on(playing, users):
 
 @pytest.mark.django_db
 def test_the_lobby_shows_each_tables_rules_and_policy(client, users):
-    services.table_create(
+    table_create(
         manager=users[0], options={"turn_seconds": 47, "start_count": 11, "hand_limit": 13}
     )
-    services.table_create(
+    table_create(
         manager=users[1], options={"colour_doubling": False, "bots_fill": False, "seats": 2}
     )
     with translation.override("en"):
@@ -177,13 +179,11 @@ def test_the_lobby_shows_each_tables_rules_and_policy(client, users):
 
 @pytest.mark.django_db
 def test_an_invite_states_the_tables_rules(client, users, celery_eager):
-    table = services.table_create(
+    table = table_create(
         manager=users[0], options={"turn_seconds": 47, "start_count": 11, "hand_limit": 13}
     )
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.invite_create(
-            table_id=table.pk, inviter=users[0], email="friend@example.com", seat_index=1
-        )
+        invite_create(table_id=table.pk, inviter=users[0], email="friend@example.com", seat_index=1)
     body = mail.outbox[-1].body
     assert "Hamle başına 47 saniye, 13 el." in body
     link = re.search(r"/invite/[A-Za-z0-9_-]+/", body).group(0)

@@ -1,17 +1,18 @@
-"""A page that stays connected gets an event that was lost (games.pulse): Redis's pub/sub keeps
+"""A page that stays connected gets an event that was lost (games.realtime.pulse): Redis's pub/sub keeps
 nothing, so a move made while it was away reached no socket; and a worker killed between a
 commit and its publish lost that move's event with Redis working."""
 
 import asyncio
 import time
+from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
 from celery.signals import worker_process_init
 from django.test import override_settings
 
-from games import services
 from games.engine import format_tile
+from games.table.moves import move_submit
 from tests.test_worker_redis_restart import own_redis  # noqa: F401 (a fixture)
 
 from .conftest import game_started, table_full
@@ -93,14 +94,14 @@ async def test_a_worker_that_starts_again_has_the_pages_check_their_tables(
     version = await sync_to_async(version_of)(table)
     state = await sync_to_async(hand_state)(table)
     # a move committed whose event never went out: the worker playing it died before the publish
-    await sync_to_async(services.move_submit)(
-        table_id=table.pk,
-        seat=state.turn,
-        move={"kind": "discard", "tile": format_tile(state.racks[state.turn][0])},
-        expected_version=version,
-        auto=True,
-        publish=False,
-    )
+    with mock.patch("games.table.moves.move_publish"):
+        await sync_to_async(move_submit)(
+            table_id=table.pk,
+            seat=state.turn,
+            move={"kind": "discard", "tile": format_tile(state.racks[state.turn][0])},
+            expected_version=version,
+            auto=True,
+        )
     watcher = socks[(state.turn + 1) % 4]
     assert await watcher.receive_nothing(timeout=0.5)
 

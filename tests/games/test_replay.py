@@ -4,8 +4,10 @@ import random
 
 import pytest
 
-from games import engine, services
+from games import engine
 from games.models import Hand
+from games.table.lifecycle import hand_next
+from games.table.moves import move_submit
 
 from .conftest import game_started, table_full
 from .helpers import current_hand, hand_state, random_move, version_of
@@ -20,7 +22,7 @@ def play_hand_randomly(table, users, rng) -> Hand:
         state = hand_state(table)
         if state.phase == "over":
             return hand
-        services.move_submit(
+        move_submit(
             table_id=table.pk,
             user=seat_user[state.turn],
             move=random_move(state, rng),
@@ -44,5 +46,5 @@ def test_random_hands_replay_from_the_move_log(users, seats):
             assert replayed == engine.hand_from_dict(hand.state)
             assert engine.verify_deal(bytes(hand.seed), hand.commitment, replayed, moves)
             hands += 1
-            assert services.hand_next(table_id=table.pk, expected_version=version_of(table))
+            assert hand_next(table_id=table.pk, expected_version=version_of(table))
     assert hands == 8

@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine, services
+from games import engine
 from games.models import Hand, HandReview, Invite
+from games.table.moves import move_submit
 
 from .conftest import game_started, table_full
 from .helpers import current_hand, hand_state
@@ -23,7 +24,7 @@ def play_hand_as_bots(table, users) -> Hand:
     while not hand.over:
         state = engine.hand_from_dict(hand.state)
         for m in engine.bot_moves(state, state.turn):
-            services.move_submit(
+            move_submit(
                 table_id=table.pk,
                 user=users[state.turn],
                 move=engine.move_to_dict(m),
@@ -55,8 +56,14 @@ def stranger(django_user_model):
     )
 
 
-def test_the_end_of_a_hand_makes_its_review_with_its_marks(finished):
+def test_a_review_is_made_when_first_opened_with_its_marks(client, users, finished):
+    """The end of a hand makes no review (most are never opened); the first opening does, and
+    keeps it."""
     table, hand = finished
+    assert not HandReview.objects.filter(hand=hand).exists()
+    client.force_login(users[0])
+    url = reverse("games:review", args=[table.pk, hand.number])
+    assert client.get(url).status_code == 200
     review = HandReview.objects.get(hand=hand)
     assert review.strength == engine.JUDGE_STRENGTH
     dealt = engine.deal(bytes(hand.seed), table.rules, hand.first_seat)

@@ -2,12 +2,24 @@ from dataclasses import replace
 
 import pytest
 
-from games import engine, services, tasks
+from games import engine
 from games.engine import parse_tile, parse_tiles
+from games.errors import ServiceError
 from games.models import Hand, Move
-from games.services import ServiceError
+from games.table.deadlines import NEXT_HAND_AFTER_VOID_SECONDS
+from games.table.lifecycle import hand_next
+from games.table.moves import move_submit
+from games.table.publish import (
+    LOBBY_MESSAGE,
+    move_event,
+    move_messages,
+    player_group,
+    table_group,
+)
+from games.table.render import own_html
+from games.table.results import game_results_record
 
-from .helpers import current_hand, hand_state, version_of
+from .helpers import current_hand, deadline_tasks_patch, hand_state, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +43,7 @@ def state_set(table, **changes):
 
 
 def submit(table, user, version=None, key=None, **move):
-    return services.move_submit(
+    return move_submit(
         table_id=table.pk,
         user=user,
         move=move,
@@ -98,9 +110,8 @@ def test_finish_ends_the_hand_scores_it_and_schedules_the_next(
     playing, users, monkeypatch, django_capture_on_commit_callbacks
 ):
     scheduled = []
-    monkeypatch.setattr(
-        tasks.deadline_due_task,
-        "apply_async",
+    deadline_tasks_patch(
+        monkeypatch,
         lambda args, countdown: args[0] == "next" and scheduled.append(args[1:]),
     )
     state_set(playing, rack_of=(0, MELD_RACK), indicator=parse_tile("B9"), okey=parse_tile("B10"))
@@ -114,10 +125,10 @@ def test_finish_ends_the_hand_scores_it_and_schedules_the_next(
     assert game.counts == (18, 22, 22, 22) and game.hands_played == 1
     assert scheduled == [(playing.pk, out.version)]
     # the scheduled task deals hand 2, started by the next seat
-    assert services.hand_next(table_id=playing.pk, expected_version=out.version)
+    assert hand_next(table_id=playing.pk, expected_version=out.version)
     hand2 = current_hand(playing)
     assert hand2.number == 2 and hand2.first_seat == 1 and hand2.seed != hand.seed
-    assert not services.hand_next(table_id=playing.pk, expected_version=out.version)
+    assert not hand_next(table_id=playing.pk, expected_version=out.version)
 
 
 def test_show_indicator_on_the_first_turn(playing, users):
@@ -199,7 +210,7 @@ def test_a_retry_with_one_key_applies_once_when_the_move_names_no_version(playin
     v = version_of(playing)
     move = {"kind": "discard", "tile": tile}
     first, again = (
-        services.move_submit(
+        move_submit(
             table_id=playing.pk,
             user=users[0],
             move=move,
@@ -244,7 +255,7 @@ def test_malformed_moves(playing, users, move):
 
 def test_a_move_that_is_not_a_dict(playing, users):
     with pytest.raises(ServiceError) as e:
-        services.move_submit(table_id=playing.pk, user=users[0], move="draw", expected_version=None)
+        move_submit(table_id=playing.pk, user=users[0], move="draw", expected_version=None)
     assert e.value.code == "malformed"
 
 
@@ -266,23 +277,19 @@ def test_anonymous_is_not_seated(playing):
 @pytest.mark.parametrize("table_id", [987654, "abc", None, 2**70, -(2**70)])
 def test_no_such_table(playing, users, table_id):
     with pytest.raises(ServiceError) as e:
-        services.move_submit(
-            table_id=table_id, user=users[0], move={"kind": "pairs"}, expected_version=1
-        )
+        move_submit(table_id=table_id, user=users[0], move={"kind": "pairs"}, expected_version=1)
     assert e.value.code == "no_table"
 
 
 def test_no_such_seat_for_a_server_move(playing):
     with pytest.raises(ServiceError) as e:
-        services.move_submit(
-            table_id=playing.pk, seat=9, move={"kind": "pairs"}, expected_version=None
-        )
+        move_submit(table_id=playing.pk, seat=9, move={"kind": "pairs"}, expected_version=None)
     assert e.value.code == "no_seat"
 
 
 def test_a_claimed_seat_must_be_the_users_own(playing, users):
     with pytest.raises(ServiceError) as e:
-        services.move_submit(
+        move_submit(
             table_id=playing.pk,
             user=users[1],
             seat=0,
@@ -297,15 +304,13 @@ def test_no_hand_before_the_deal(users):
 
     table = table_full(users)
     with pytest.raises(ServiceError) as e:
-        services.move_submit(
-            table_id=table.pk, user=users[0], move={"kind": "pairs"}, expected_version=None
-        )
+        move_submit(table_id=table.pk, user=users[0], move={"kind": "pairs"}, expected_version=None)
     assert e.value.code == "no_hand"
 
 
 def test_server_moves_by_seat_are_marked_auto(playing):
     tile = engine.format_tile(hand_state(playing).racks[0][0])
-    services.move_submit(
+    move_submit(
         table_id=playing.pk,
         seat=0,
         move={"kind": "discard", "tile": tile},
@@ -320,15 +325,15 @@ def test_a_move_publishes_its_event_after_commit(
     playing, users, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent = []
-    monkeypatch.setattr("games.broadcast.event_publish", sent.append)
+    monkeypatch.setattr("games.table.moves.move_publish", sent.append)
     tile = engine.format_tile(hand_state(playing).racks[0][0])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         out = submit(playing, users[0], kind="discard", tile=tile)
         assert sent == []
     for cb in callbacks:
         cb()
-    assert sent == [out.event]
-    event = out.event
+    assert sent == [out]
+    event = move_event(out)
     assert (event.table_id, event.version, event.seat, event.kind, event.tile) == (
         playing.pk, out.version, 0, "discard", tile
     )  # fmt: skip
@@ -347,11 +352,12 @@ def test_a_draw_event_names_no_tile(playing, users, monkeypatch):
     tile = engine.format_tile(hand_state(playing).racks[0][0])
     submit(playing, users[0], kind="discard", tile=tile)
     out = submit(playing, users[1], kind="draw")
-    assert out.event.kind == "draw" and out.event.tile is None
+    event = move_event(out)
+    assert event.kind == "draw" and event.tile is None
     drawn = engine.format_tile(out.state.drawn)
     # only the drawer's own view carries the tile drawn
-    assert [o.user_id for o in out.event.own] == [users[1].pk]
-    assert out.event.own[0].rack.drawn == drawn
+    assert [o.user_id for o in event.own] == [users[1].pk]
+    assert event.own[0].rack.drawn == drawn
 
 
 def test_each_own_part_is_rendered_once_in_its_players_language(playing, users):
@@ -360,35 +366,33 @@ def test_each_own_part_is_rendered_once_in_its_players_language(playing, users):
     import msgpack
     from django.utils import translation
 
-    from games import broadcast, render
-    from games.events import OwnView
+    from games.table.reads import OwnView
 
     users[1].profile.language = "en"
     users[1].profile.save(update_fields=["language"])
     tile = engine.format_tile(hand_state(playing).racks[0][0])
     out = submit(playing, users[0], kind="discard", tile=tile)
-    (table, public), *own = broadcast.event_messages(out.event)
-    assert table == broadcast.table_group(playing.pk) and set(public["html"]) == {"tr", "en"}
+    (table, public), *own = move_messages(move_event(out))
+    assert table == table_group(playing.pk) and set(public["html"]) == {"tr", "en"}
     by_user = {m["own"]["user_id"]: m for _group, m in own}
-    assert [g for g, _m in own] == [broadcast.player_group(playing.pk, users[i].pk) for i in (0, 1)]
+    assert [g for g, _m in own] == [player_group(playing.pk, users[i].pk) for i in (0, 1)]
     assert list(by_user[users[0].pk]["html"]) == ["tr"]
     assert list(by_user[users[1].pk]["html"]) == ["en"]
     assert "Your turn: draw a tile" in by_user[users[1].pk]["html"]["en"]
     # the view crosses the channel layer (msgpack) as plain values and comes back as it was: a
     # Turkish tab of the English player renders exactly what the move process would have
     theirs = OwnView.from_message(msgpack.unpackb(msgpack.packb(by_user[users[1].pk]["own"])))
-    assert theirs == next(o for o in out.event.own if o.user_id == users[1].pk)
+    assert theirs == next(o for o in move_event(out).own if o.user_id == users[1].pk)
     with translation.override("tr"):
-        assert "Sıra sizde: taş çekin" in render.own_html(theirs)
+        assert "Sıra sizde: taş çekin" in own_html(theirs)
 
 
 def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
     playing, users, monkeypatch, django_capture_on_commit_callbacks
 ):
     scheduled = []
-    monkeypatch.setattr(
-        tasks.deadline_due_task,
-        "apply_async",
+    deadline_tasks_patch(
+        monkeypatch,
         lambda args, countdown: args[0] == "next" and scheduled.append(countdown),
     )
     state = hand_state(playing)
@@ -405,8 +409,8 @@ def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
         )
     hand = current_hand(playing)
     assert out.hand_over and hand.result["void"]
-    assert scheduled == [services.lifecycle.NEXT_HAND_AFTER_VOID_SECONDS]
-    assert services.hand_next(table_id=playing.pk, expected_version=out.version)
+    assert scheduled == [NEXT_HAND_AFTER_VOID_SECONDS]
+    assert hand_next(table_id=playing.pk, expected_version=out.version)
     again = Hand.objects.get(game__table=playing, number=2)
     assert again.first_seat == 0
     game = engine.game_from_dict(playing.game.__class__.objects.get(pk=playing.game.pk).state)
@@ -420,12 +424,14 @@ def test_the_last_hand_ends_the_game_with_places_and_rating_points(
 
     scheduled, ending, lobby = [], [], []
     sent = {"next": scheduled, "end": ending}
-    monkeypatch.setattr(
-        tasks.deadline_due_task,
-        "apply_async",
+    deadline_tasks_patch(
+        monkeypatch,
         lambda args, countdown: args[0] in sent and sent[args[0]].append(args[1:]),
     )
-    monkeypatch.setattr("games.broadcast.lobby_changed", lambda: lobby.append(1))
+    monkeypatch.setattr(
+        "games.table.publish.messages_send",
+        lambda messages: lobby.extend(1 for m in messages if m == LOBBY_MESSAGE),
+    )
     table = game_started(table_full(users, hand_limit=1))
     state_set(table, rack_of=(0, MELD_RACK), indicator=parse_tile("B9"), okey=parse_tile("B10"))
     with django_capture_on_commit_callbacks(execute=True):
@@ -433,8 +439,8 @@ def test_the_last_hand_ends_the_game_with_places_and_rating_points(
     assert out.hand_over and out.game_over and scheduled == [] and lobby == [1]
     # the results and the profiles follow in a task, sent as the last move commits
     assert ending == [(table.pk, out.version)]
-    assert services.game_results_record(table_id=table.pk, expected_version=out.version)
-    assert not services.game_results_record(table_id=table.pk)  # exactly once
+    assert game_results_record(table_id=table.pk, expected_version=out.version)
+    assert not game_results_record(table_id=table.pk)  # exactly once
     table.refresh_from_db()
     game = table.game
     assert table.status == "finished" and game.status == "over"
@@ -450,7 +456,7 @@ def test_the_last_hand_ends_the_game_with_places_and_rating_points(
     with pytest.raises(ServiceError) as e:
         submit(table, users[1], kind="draw")
     assert e.value.code == "no_hand"
-    assert not services.hand_next(table_id=table.pk, expected_version=out.version)
+    assert not hand_next(table_id=table.pk, expected_version=out.version)
 
 
 def test_the_game_end_is_shown_with_places(client, users, fixed_seed):
@@ -461,7 +467,7 @@ def test_the_game_end_is_shown_with_places(client, users, fixed_seed):
     table = game_started(table_full(users, hand_limit=1))
     state_set(table, rack_of=(0, MELD_RACK), indicator=parse_tile("B9"), okey=parse_tile("B10"))
     out = submit(table, users[0], kind="finish", tile="K9")
-    services.game_results_record(table_id=table.pk, expected_version=out.version)
+    game_results_record(table_id=table.pk, expected_version=out.version)
     client.force_login(users[2])
     html = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert 'class="result card"' in html and "result-table" in html

@@ -2,12 +2,15 @@ import hashlib
 
 import pytest
 
-from games import engine, services, tasks
+from games import engine
+from games.errors import ServiceError
 from games.models import Game, Hand, Seat, Table
-from games.services import ServiceError
+from games.table.create import table_create
+from games.table.lifecycle import game_start, table_start
+from games.table.seats import seat_leave, seat_take
 
 from .conftest import game_started, table_full
-from .helpers import current_hand, version_of
+from .helpers import current_hand, deadline_tasks_patch, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -16,14 +19,17 @@ pytestmark = pytest.mark.django_db
 def sent(monkeypatch):
     """Every broadcast and every task sent on commit, in order."""
     calls = []
-    monkeypatch.setattr(
-        "games.broadcast.event_publish", lambda e: calls.append(("table", e.table_id, e.version))
-    )
-    monkeypatch.setattr("games.broadcast.lobby_changed", lambda: calls.append(("lobby",)))
-    monkeypatch.setattr("games.broadcast.chat_publish", lambda t, m: calls.append(("chat", t)))
-    monkeypatch.setattr(
-        tasks.deadline_due_task,
-        "apply_async",
+
+    def table_changed(table_id, version, lobby=False):
+        calls.append(("table", table_id, version))
+        if lobby:
+            calls.append(("lobby",))
+
+    monkeypatch.setattr("games.table.changes.table_changed_publish", table_changed)
+    monkeypatch.setattr("games.table.create.lobby_publish", lambda: calls.append(("lobby",)))
+    monkeypatch.setattr("games.table.chat.chat_publish", lambda t, m: calls.append(("chat", t)))
+    deadline_tasks_patch(
+        monkeypatch,
         lambda args, countdown=None: calls.append((args[0], args[1:], countdown)),
     )
     return calls
@@ -33,7 +39,7 @@ def test_table_create_seats_the_manager_and_announces_the_table(
     users, sent, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        table = services.table_create(manager=users[0], options={"seats": 3, "turn_seconds": 20})
+        table = table_create(manager=users[0], options={"seats": 3, "turn_seconds": 20})
     assert table.options["seats"] == 3 and table.options["turn_seconds"] == 20
     assert [s.user for s in table.seats.order_by("index")] == [users[0], None, None]
     assert table.game.version == 1 and table.status == Table.Status.OPEN
@@ -46,7 +52,7 @@ def test_table_create_seats_the_manager_and_announces_the_table(
 )
 def test_table_create_refuses_options_out_of_range(users, options):
     with pytest.raises(ServiceError) as e:
-        services.table_create(manager=users[0], options=options)
+        table_create(manager=users[0], options=options)
     assert e.value.code == "bad_options"
     assert not Table.objects.exists() and not Game.objects.exists()
 
@@ -54,18 +60,18 @@ def test_table_create_refuses_options_out_of_range(users, options):
 def test_seat_take_sits_a_player_and_counts_a_version(
     users, sent, django_capture_on_commit_callbacks
 ):
-    table = services.table_create(manager=users[0], options={})
+    table = table_create(manager=users[0], options={})
     with django_capture_on_commit_callbacks(execute=True):
-        version = services.seat_take(table_id=table.pk, user=users[1], index=2)
+        version = seat_take(table_id=table.pk, user=users[1], index=2)
     assert version == 2
     assert Seat.objects.get(table=table, index=2).user == users[1]
     assert sent == [("table", table.pk, 2), ("lobby",)]
 
 
 def test_seat_take_moves_a_player_who_already_sits_there(users):
-    table = services.table_create(manager=users[0], options={})
-    services.seat_take(table_id=table.pk, user=users[1], index=1)
-    services.seat_take(table_id=table.pk, user=users[1], index=3)
+    table = table_create(manager=users[0], options={})
+    seat_take(table_id=table.pk, user=users[1], index=1)
+    seat_take(table_id=table.pk, user=users[1], index=3)
     assert list(table.seats.filter(user=users[1]).values_list("index", flat=True)) == [3]
 
 
@@ -79,43 +85,43 @@ def test_seat_take_moves_a_player_who_already_sits_there(users):
     ],
 )
 def test_seat_take_refusals_change_nothing(users, table_id, index, code):
-    table = services.table_create(manager=users[0], options={})
+    table = table_create(manager=users[0], options={})
     with pytest.raises(ServiceError) as e:
-        services.seat_take(table_id=table_id or table.pk, user=users[1], index=index)
+        seat_take(table_id=table_id or table.pk, user=users[1], index=index)
     assert e.value.code == code
     assert version_of(table) == 1
     assert not table.seats.filter(user=users[1]).exists()
 
 
 def test_seat_take_refuses_a_stale_version(users):
-    table = services.table_create(manager=users[0], options={})
-    services.seat_take(table_id=table.pk, user=users[1], index=1)
+    table = table_create(manager=users[0], options={})
+    seat_take(table_id=table.pk, user=users[1], index=1)
     with pytest.raises(ServiceError) as e:
-        services.seat_take(table_id=table.pk, user=users[2], index=2, expected_version=1)
+        seat_take(table_id=table.pk, user=users[2], index=2, expected_version=1)
     assert e.value.code == "stale"
 
 
 def test_seat_leave_during_the_countdown_stops_it(users):
     # without bots to fill the seat (with them, see tests/games/test_bots.py)
     table = table_full(users, bots_fill=False)
-    services.table_start(table_id=table.pk, user=users[0])
-    version = services.seat_leave(table_id=table.pk, user=users[3])
+    table_start(table_id=table.pk, user=users[0])
+    version = seat_leave(table_id=table.pk, user=users[3])
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN and table.start_at is None
     # the countdown's task still fires, sees the table moved on and does nothing
-    assert not services.game_start(table_id=table.pk, expected_version=version - 1)
+    assert not game_start(table_id=table.pk, expected_version=version - 1)
     assert not Hand.objects.exists()
 
 
 def test_table_start_is_for_the_manager_with_every_seat_taken(users):
     # a table whose empty seats bots may not fill (with them, see tests/games/test_bots.py)
-    table = services.table_create(manager=users[0], options={"seats": 2, "bots_fill": False})
+    table = table_create(manager=users[0], options={"seats": 2, "bots_fill": False})
     with pytest.raises(ServiceError) as e:
-        services.table_start(table_id=table.pk, user=users[0])
+        table_start(table_id=table.pk, user=users[0])
     assert e.value.code == "seats_empty"
-    services.seat_take(table_id=table.pk, user=users[1], index=1)
+    seat_take(table_id=table.pk, user=users[1], index=1)
     with pytest.raises(ServiceError) as e:
-        services.table_start(table_id=table.pk, user=users[1])
+        table_start(table_id=table.pk, user=users[1])
     assert e.value.code == "not_manager"
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN
@@ -127,7 +133,7 @@ def test_table_start_schedules_the_deal_ten_seconds_later(
     table = table_full(users)
     sent.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        version = services.table_start(table_id=table.pk, user=users[0])
+        version = table_start(table_id=table.pk, user=users[0])
     table.refresh_from_db()
     assert table.status == Table.Status.STARTING and table.start_at is not None
     assert (table.start_at - table.game.started if table.game.started else None) is None
@@ -150,9 +156,9 @@ def test_game_start_deals_with_a_published_commitment_only(users, fixed_seed):
 
 def test_game_start_twice_deals_once(users):
     table = table_full(users)
-    version = services.table_start(table_id=table.pk, user=users[0])
-    assert services.game_start(table_id=table.pk, expected_version=version)
-    assert not services.game_start(table_id=table.pk, expected_version=version)
+    version = table_start(table_id=table.pk, user=users[0])
+    assert game_start(table_id=table.pk, expected_version=version)
+    assert not game_start(table_id=table.pk, expected_version=version)
     assert Hand.objects.count() == 1
 
 
@@ -167,8 +173,8 @@ def test_seat_take_refused_once_the_game_is_on(users, django_user_model):
     table = game_started(table_full(users))
     late = django_user_model.objects.create_user(username="late", email="late@example.com")
     with pytest.raises(ServiceError) as e:
-        services.seat_take(table_id=table.pk, user=late, index=0)
+        seat_take(table_id=table.pk, user=late, index=0)
     assert e.value.code == "not_open"
     with pytest.raises(ServiceError) as e:
-        services.seat_leave(table_id=table.pk, user=users[1])
+        seat_leave(table_id=table.pk, user=users[1])
     assert e.value.code == "game_on"

@@ -1,4 +1,4 @@
-"""games.store: the fixed statements (PostgreSQL) read and write the same rows as the ORM.
+"""games.table.store: the fixed statements (PostgreSQL) read and write the same rows as the ORM.
 
 The rest of the suite runs the store the database's settings choose ("sql" on PostgreSQL, "orm"
 on SQLite); here both are run side by side on PostgreSQL, on the same table.
@@ -11,9 +11,12 @@ import pytest
 from django.conf import settings
 from django.db import transaction
 
-from games import engine, services, store
+from games import engine
 from games.models import Game, Hand, Move, Seat
 from games.names import player_name
+from games.table.bots import bot_add
+from games.table.moves import move_submit
+from games.table.store import move_rows_lock
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, random_move, version_of
@@ -34,7 +37,7 @@ def fields_of(instance) -> dict:
 def rows_seen(table_id, which):
     with transaction.atomic():
         settings.OKEY_MOVE_STORE = which
-        rows = store.move_rows_lock(table_id)
+        rows = move_rows_lock(table_id)
     return {
         "game": fields_of(rows.game),
         "table": fields_of(rows.table),
@@ -54,7 +57,7 @@ def rows_seen(table_id, which):
 def test_both_stores_read_the_same_rows(users, fixed_seed, in_memory_layer, settings):
     # three players and a bot: an empty-user seat must come back without a user
     table = table_full(users[:3])
-    services.bot_add(table_id=table.pk, user=users[0], index=3)
+    bot_add(table_id=table.pk, user=users[0], index=3)
     game_started(table)
     sql, orm = rows_seen(table.pk, "sql"), rows_seen(table.pk, "orm")
     assert sql == orm
@@ -76,7 +79,7 @@ def test_a_player_without_a_profile_is_named_without_a_query_per_read(
     users[1].profile.delete()
     with transaction.atomic():
         settings.OKEY_MOVE_STORE = which
-        rows = store.move_rows_lock(table.pk)
+        rows = move_rows_lock(table.pk)
     with django_assert_num_queries(0):
         names = [player_name(s.user) for s in rows.seats]
     assert names[1] == users[1].get_username().split("@")[0]
@@ -87,8 +90,8 @@ def test_a_player_without_a_profile_is_named_without_a_query_per_read(
 def test_a_table_that_does_not_exist_has_no_rows(settings):
     settings.OKEY_MOVE_STORE = "sql"
     with transaction.atomic():
-        assert store.move_rows_lock(10**12) is None
-        assert store.move_rows_lock("not a table") is None
+        assert move_rows_lock(10**12) is None
+        assert move_rows_lock("not a table") is None
 
 
 def play(users, which, settings, moves=40) -> tuple[list, dict, list]:
@@ -101,7 +104,7 @@ def play(users, which, settings, moves=40) -> tuple[list, dict, list]:
         state = hand_state(table)
         if state.phase == "over":
             break
-        services.move_submit(
+        move_submit(
             table_id=table.pk,
             user=users[state.turn],
             move=random_move(state, rng),
@@ -136,7 +139,7 @@ def test_a_move_through_the_sql_store_is_a_model_row(users, fixed_seed, in_memor
     table = game_started(table_full(users))
     state = hand_state(table)
     tile = engine.format_tile(state.racks[state.turn][0])
-    outcome = services.move_submit(
+    outcome = move_submit(
         table_id=table.pk,
         user=users[state.turn],
         move={"kind": "discard", "tile": tile},
@@ -152,7 +155,7 @@ def test_a_move_through_the_sql_store_is_a_model_row(users, fixed_seed, in_memor
     )
     assert saved.created is not None
     # a retry with the same key finds it through the ORM's own lookup
-    again = services.move_submit(
+    again = move_submit(
         table_id=table.pk,
         user=users[state.turn],
         move={"kind": "discard", "tile": tile},

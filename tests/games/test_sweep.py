@@ -4,12 +4,19 @@ from datetime import timedelta
 
 import pytest
 
-from games import engine, services, tasks
+from games import engine
 from games.models import Game, Hand, Move, Table
-from games.services.sweep import SWEEP_GRACE
+from games.table.bots import bot_table_create
+from games.table.deadlines import NEXT_HAND_AFTER_VOID_SECONDS, arm_ahead
+from games.table.lifecycle import table_start
+from games.table.moves import move_submit
+from games.timers import sweep
+from games.timers.sweep import SWEEP_GRACE, sweep_run
+from games.timers.tasks import deadline_due_task, sweep_task
+from games.timers.timeouts import turn_due_play
 
 from .conftest import table_full
-from .helpers import current_hand, discard_first, hand_state, version_of
+from .helpers import current_hand, deadline_tasks_patch, discard_first, hand_state, version_of
 from .test_services_moves import state_set
 from .timing import deadline_of, later
 
@@ -17,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def sweep_at(moment) -> int:
-    return services.sweep_run(now=moment)
+    return sweep_run(now=moment)
 
 
 def test_the_sweep_leaves_a_deadline_to_its_task_for_a_moment(playing):
@@ -37,7 +44,7 @@ def test_the_sweep_plays_a_timeout_whose_task_was_lost(playing):
 
 def test_the_sweep_deals_when_the_start_task_was_lost(users, fixed_seed):
     table = table_full(users)
-    services.table_start(table_id=table.pk, user=users[0])
+    table_start(table_id=table.pk, user=users[0])
     table.refresh_from_db()
     assert sweep_at(table.start_at + SWEEP_GRACE) == 1
     table.refresh_from_db()
@@ -46,17 +53,17 @@ def test_the_sweep_deals_when_the_start_task_was_lost(users, fixed_seed):
 
 def test_a_void_hand_is_dealt_again_by_the_sweep_after_the_pause(playing, users):
     state = hand_state(playing)
-    services.move_submit(
+    move_submit(
         table_id=playing.pk,
         user=users[0],
         move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
         expected_version=version_of(playing),
     )
     state_set(playing, stock=state.stock[:1])
-    services.turn_due_play(table_id=playing.pk, now=later())  # seat 2 times out: stock empty
+    turn_due_play(table_id=playing.pk, now=later())  # seat 2 times out: stock empty
     hand = current_hand(playing)
     assert hand.over and hand.result["void"]
-    pause = services.lifecycle.NEXT_HAND_AFTER_VOID_SECONDS
+    pause = NEXT_HAND_AFTER_VOID_SECONDS
     assert deadline_of(playing) == hand.ended + timedelta(seconds=pause)
     assert sweep_at(hand.ended + timedelta(seconds=pause)) == 0  # still the task's moment
     assert sweep_at(hand.ended + timedelta(seconds=pause) + SWEEP_GRACE) == 1
@@ -76,16 +83,16 @@ def test_the_sweep_records_the_results_when_the_end_task_was_lost(users, fixed_s
 
 
 def test_one_broken_table_does_not_stop_the_sweep(users, fixed_seed, monkeypatch):
-    tables = [services.bot_table_create(manager=users[i], options={}) for i in range(2)]
+    tables = [bot_table_create(manager=users[i], options={}) for i in range(2)]
     broken = tables[0].pk
-    real = services.sweep.table_due
+    real = sweep.table_due
 
     def table_due(*, table_id, now=None):
         if table_id == broken:
             raise RuntimeError("a broken table")
         return real(table_id=table_id, now=now)
 
-    monkeypatch.setattr(services.sweep, "table_due", table_due)
+    monkeypatch.setattr(sweep, "table_due", table_due)
     assert sweep_at(later()) == 1
     assert not Hand.objects.filter(game__table_id=broken).exists()
     assert Hand.objects.filter(game__table=tables[1]).exists()
@@ -96,20 +103,20 @@ def test_a_sweep_racing_the_task_leaves_one_play(playing):
     moment = deadline_of(playing) + SWEEP_GRACE
     assert sweep_at(moment) == 1
     # the timeout's own task arrives after the sweep did its work
-    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
+    assert deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
     assert Move.objects.count() == 1
 
 
 def test_the_sweep_task_runs_the_sweep(playing):
     Game.objects.filter(table=playing).update(deadline=later(-60))
     Hand.objects.filter(game__table=playing).update(turn_started=later(-90))
-    assert tasks.sweep_task.apply().get() == 1
+    assert sweep_task.apply().get() == 1
     assert Move.objects.filter(auto=True).exists()
 
 
 def test_the_beat_schedule_runs_the_sweep_every_few_seconds(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["tables-sweep"]
-    assert entry["task"] == tasks.sweep_task.name
+    assert entry["task"] == sweep_task.name
     assert 1 <= entry["schedule"] <= 10
 
 
@@ -117,9 +124,8 @@ def test_the_beat_schedule_runs_the_sweep_every_few_seconds(settings):
 def turn_tasks(monkeypatch):
     """The turn tasks sent: (table, version, countdown)."""
     sent = []
-    monkeypatch.setattr(
-        tasks.deadline_due_task,
-        "apply_async",
+    deadline_tasks_patch(
+        monkeypatch,
         lambda args, countdown=None: args[0] == "turn" and sent.append((*args[1:], countdown)),
     )
     return sent
@@ -132,7 +138,7 @@ def test_a_persons_turn_gets_its_task_from_the_sweep_once_it_is_near(
         out = discard_first(playing, users[0])
     assert turn_tasks == []  # 30 s away: nothing is sent with the move
     deadline = deadline_of(playing)
-    ahead = timedelta(seconds=services.deadlines.arm_ahead())
+    ahead = timedelta(seconds=arm_ahead())
     # sweeps every few seconds: the one that first reaches the deadline sends it, once
     moment = deadline - ahead - timedelta(seconds=10)
     while moment < deadline:

@@ -4,11 +4,14 @@ tasks are thin calls that do nothing when the table has moved on."""
 import pytest
 from django.test import TestCase
 
-from games import services, tasks
 from games.models import Game, Move
+from games.table.bots import bot_table_create
+from games.table.lifecycle import game_start, table_start
+from games.timers.tasks import deadline_due_task
+from games.timers.timeouts import turn_due_play
 
 from .conftest import table_full
-from .helpers import discard_first, version_of
+from .helpers import deadline_tasks_patch, discard_first, version_of
 from .timing import deadline_of, later, turn_due_in
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +28,7 @@ def sent(monkeypatch):
         kind, *rest = args
         calls.append((kind, tuple(rest), countdown))
 
-    monkeypatch.setattr(tasks.deadline_due_task, "apply_async", record)
+    deadline_tasks_patch(monkeypatch, record)
     return calls
 
 
@@ -41,10 +44,10 @@ def test_start_deal_and_every_move_send_the_task_for_the_next_deadline(
 ):
     table = table_full(users)
     with django_capture_on_commit_callbacks(execute=True):
-        v = services.table_start(table_id=table.pk, user=users[0])
+        v = table_start(table_id=table.pk, user=users[0])
     assert sent == [("start", (table.pk, v), 10)]
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_start(table_id=table.pk, expected_version=v)
+        game_start(table_id=table.pk, expected_version=v)
     assert sent[-1] == ("turn", (table.pk, v + 1), 30)
     with django_capture_on_commit_callbacks(execute=True):
         out = discard_first(table, users[0])
@@ -56,9 +59,9 @@ def test_a_persons_turn_beyond_the_sweeps_reach_sends_no_task_but_stores_the_dea
 ):
     table = table_full(users)
     with django_capture_on_commit_callbacks(execute=True):
-        v = services.table_start(table_id=table.pk, user=users[0])
+        v = table_start(table_id=table.pk, user=users[0])
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_start(table_id=table.pk, expected_version=v)
+        game_start(table_id=table.pk, expected_version=v)
     with django_capture_on_commit_callbacks(execute=True):
         discard_first(table, users[0])
     assert sent == [("start", (table.pk, v), 10)]
@@ -68,10 +71,10 @@ def test_a_persons_turn_beyond_the_sweeps_reach_sends_no_task_but_stores_the_dea
 def test_a_whole_turn_played_for_a_seat_sends_one_task(
     playing, sent, sweep_reach_long, django_capture_on_commit_callbacks
 ):
-    services.turn_due_play(table_id=playing.pk, now=deadline_of(playing))  # seat 1 discards
+    turn_due_play(table_id=playing.pk, now=deadline_of(playing))  # seat 1 discards
     sent.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.turn_due_play(table_id=playing.pk, now=deadline_of(playing))
+        assert turn_due_play(table_id=playing.pk, now=deadline_of(playing))
     assert Move.objects.filter(seat=1).count() == 2  # a draw and a discard
     assert sent == [("turn", (playing.pk, version_of(playing)), 30)]
 
@@ -82,7 +85,7 @@ def test_a_task_that_cannot_be_sent_leaves_the_move_done(
     def broker_down(*args, **kwargs):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(tasks.deadline_due_task, "apply_async", broker_down)
+    deadline_tasks_patch(monkeypatch, broker_down)
     with django_capture_on_commit_callbacks(execute=True):
         out = discard_first(playing, users[0])
     assert out.version == version_of(playing) and "could not send" in caplog.text
@@ -92,49 +95,49 @@ def test_a_task_that_cannot_be_sent_leaves_the_move_done(
 def test_the_timeout_task_plays_once_and_a_repeat_does_nothing(playing):
     turn_due_in(playing, -1)
     v = version_of(playing)
-    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, v)).get() is True
-    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
+    assert deadline_due_task.apply(args=("turn", playing.pk, v)).get() is True
+    assert deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
     assert Move.objects.count() == 1 and Move.objects.get().auto
 
 
 def test_a_timeout_task_that_comes_early_does_nothing(playing):
     v = version_of(playing)
-    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
+    assert deadline_due_task.apply(args=("turn", playing.pk, v)).get() is False
     assert not Move.objects.exists() and version_of(playing) == v
 
 
 def test_the_start_task_for_a_stale_version_does_nothing(users, fixed_seed):
     table = table_full(users)
-    v = services.table_start(table_id=table.pk, user=users[0])
-    assert tasks.deadline_due_task.apply(args=("start", table.pk, v - 1)).get() is False
-    assert tasks.deadline_due_task.apply(args=("start", table.pk, v)).get() is True
-    assert tasks.deadline_due_task.apply(args=("start", table.pk, v)).get() is False
+    v = table_start(table_id=table.pk, user=users[0])
+    assert deadline_due_task.apply(args=("start", table.pk, v - 1)).get() is False
+    assert deadline_due_task.apply(args=("start", table.pk, v)).get() is True
+    assert deadline_due_task.apply(args=("start", table.pk, v)).get() is False
 
 
 def test_eager_mode_sends_no_timed_task(users, fixed_seed, celery_eager, monkeypatch):
     calls = []
-    monkeypatch.setattr(tasks.deadline_due_task, "apply_async", lambda *a, **k: calls.append(a))
+    deadline_tasks_patch(monkeypatch, lambda *a, **k: calls.append(a))
     table = table_full(users)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.table_start(table_id=table.pk, user=users[0])
+        table_start(table_id=table.pk, user=users[0])
     assert calls == [] and deadline_of(table) is not None
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_task_for_a_table_that_is_gone_does_nothing(kind):
-    assert tasks.deadline_due_task.apply(args=(kind, 987654, 3)).get() is False
+    assert deadline_due_task.apply(args=(kind, 987654, 3)).get() is False
 
 
 def test_a_task_of_a_kind_no_longer_known_does_nothing(playing):
     turn_due_in(playing, -1)
     v = version_of(playing)
-    assert tasks.deadline_due_task.apply(args=("teatime", playing.pk, v)).get() is False
+    assert deadline_due_task.apply(args=("teatime", playing.pk, v)).get() is False
     assert not Move.objects.exists() and version_of(playing) == v
 
 
 def test_a_table_of_bots_plays_a_whole_game_by_the_tasks_its_changes_send(users, fixed_seed, sent):
     with TestCase.captureOnCommitCallbacks(execute=True):
-        table = services.bot_table_create(manager=users[0], options={"hand_limit": 2})
+        table = bot_table_create(manager=users[0], options={"hand_limit": 2})
     done = set()
     for _ in range(1000):
         if not sent:
@@ -142,7 +145,7 @@ def test_a_table_of_bots_plays_a_whole_game_by_the_tasks_its_changes_send(users,
         kind, (table_id, version), _countdown = sent.pop(0)
         Game.objects.filter(table_id=table_id).update(deadline=later(-1))  # its time has come
         with TestCase.captureOnCommitCallbacks(execute=True):
-            if tasks.deadline_due_task.apply(args=(kind, table_id, version)).get():
+            if deadline_due_task.apply(args=(kind, table_id, version)).get():
                 done.add(kind)
     assert done == set(KINDS)
     assert Game.objects.get(table=table).results is not None

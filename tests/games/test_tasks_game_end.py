@@ -7,8 +7,12 @@ test_worker.py plays the Düz example again with a real worker.
 import pytest
 from django.urls import reverse
 
-from games import services, tasks
 from games.engine import parse_tile
+from games.table.lifecycle import hand_next
+from games.table.moves import move_submit
+from games.table.results import game_results_record
+from games.timers.sweep import table_due
+from games.timers.tasks import deadline_due_task
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, version_of
@@ -23,14 +27,12 @@ PAIRS_B7 = "R1 R1 R4 R4 Y7 Y7 B2 B2 B9 B9 K5 K5 K12 K12 B7"  # seven pairs, B7 t
 
 def move(table, user, kind, tile=None):
     m = {"kind": kind, **({"tile": tile} if tile else {})}
-    return services.move_submit(
-        table_id=table.pk, user=user, move=m, expected_version=version_of(table)
-    )
+    return move_submit(table_id=table.pk, user=user, move=m, expected_version=version_of(table))
 
 
 def next_hand(table):
     """The pause after a hand is over: what its task does (exactly one action)."""
-    assert services.hand_next(table_id=table.pk, expected_version=version_of(table))
+    assert hand_next(table_id=table.pk, expected_version=version_of(table))
     return hand_state(table)
 
 
@@ -88,7 +90,7 @@ def test_duz_game_end_totals_match_the_hand_worked_example(users, fixed_seed):
     table, version = duz_example(users)
     table.game.refresh_from_db()
     assert table.game.results is None  # the move only ends the game; the task counts
-    assert tasks.deadline_due_task.apply(args=("end", table.pk, version)).get() is True
+    assert deadline_due_task.apply(args=("end", table.pk, version)).get() is True
     table.game.refresh_from_db()
     results = table.game.results
     assert results["counts"] == [20, 19, 28, 28]
@@ -100,7 +102,7 @@ def test_duz_game_end_totals_match_the_hand_worked_example(users, fixed_seed):
 
 def test_esli_game_end_totals_match_the_hand_worked_example(users, fixed_seed):
     table, version = esli_example(users)
-    assert tasks.deadline_due_task.apply(args=("end", table.pk, version)).get() is True
+    assert deadline_due_task.apply(args=("end", table.pk, version)).get() is True
     table.game.refresh_from_db()
     results = table.game.results
     assert results["counts"] == [14, 26, 14, 26]
@@ -112,13 +114,13 @@ def test_esli_game_end_totals_match_the_hand_worked_example(users, fixed_seed):
 
 def test_the_game_end_task_counts_profiles_exactly_once(users, fixed_seed):
     table, version = duz_example(users)
-    assert services.game_results_record(table_id=table.pk, expected_version=version)
+    assert game_results_record(table_id=table.pk, expected_version=version)
     after = profiles(users)
     v = version_of(table)
     # a repeated task, a late one, the sweep: nothing changes any more
-    assert tasks.deadline_due_task.apply(args=("end", table.pk, version)).get() is False
-    assert tasks.deadline_due_task.apply(args=("end", table.pk, v)).get() is False
-    assert services.table_due(table_id=table.pk) is None
+    assert deadline_due_task.apply(args=("end", table.pk, version)).get() is False
+    assert deadline_due_task.apply(args=("end", table.pk, v)).get() is False
+    assert table_due(table_id=table.pk) is None
     assert profiles(users) == after and version_of(table) == v
 
 
@@ -127,7 +129,7 @@ def test_the_results_page_shows_places_points_and_team_totals(client, users, fix
     client.force_login(users[3])
     url = reverse("games:table", args=[table.pk])
     assert "results-pending" in client.get(url).content.decode()
-    services.game_results_record(table_id=table.pk, expected_version=version)
+    game_results_record(table_id=table.pk, expected_version=version)
     html = client.get(url).content.decode()
     assert "results-pending" not in html and "team-totals" in html
     assert ": 28" in html and ": 52" in html

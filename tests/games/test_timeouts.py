@@ -8,10 +8,13 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
+from games.errors import ServiceError
 from games.models import Move, Seat
-from games.services import ServiceError
-from games.services.timeouts import AWAY_SECONDS
+from games.table.deadlines import AWAY_SECONDS
+from games.table.moves import move_submit
+from games.table.seats import deadline_rearm, seat_back
+from games.timers.timeouts import turn_due_play
 
 from .helpers import current_hand, discard_first, hand_state, version_of
 from .timing import deadline_of, later
@@ -24,11 +27,11 @@ def seat(table, index) -> Seat:
 
 
 def timeout(table, **kw) -> bool:
-    return services.turn_due_play(table_id=table.pk, now=later(), **kw)
+    return turn_due_play(table_id=table.pk, now=later(), **kw)
 
 
 def draw(table, user):
-    return services.move_submit(
+    return move_submit(
         table_id=table.pk, user=user, move={"kind": "draw"}, expected_version=version_of(table)
     )
 
@@ -48,7 +51,7 @@ def test_the_turn_deadline_is_stored_when_the_hand_is_dealt(playing):
 def test_nothing_happens_before_the_turn_runs_out(playing):
     v = version_of(playing)
     just_before = deadline_of(playing) - timedelta(seconds=1)
-    assert not services.turn_due_play(table_id=playing.pk, now=just_before)
+    assert not turn_due_play(table_id=playing.pk, now=just_before)
     assert version_of(playing) == v and not Move.objects.exists()
 
 
@@ -101,7 +104,7 @@ def test_two_timeouts_in_a_row_mark_the_seat_away_and_it_is_played_at_once(playi
     hand = current_hand(playing)
     assert hand_state(playing).turn == 0
     assert deadline_of(playing) == hand.turn_started + timedelta(seconds=AWAY_SECONDS)
-    assert services.turn_due_play(table_id=playing.pk, now=deadline_of(playing))
+    assert turn_due_play(table_id=playing.pk, now=deadline_of(playing))
     assert hand_state(playing).turn == 1 and seat(playing, 0).away
 
 
@@ -114,7 +117,7 @@ def test_any_move_of_the_player_brings_them_back(playing, users):
 def test_a_player_who_comes_back_by_drawing_keeps_their_whole_turn(playing, users):
     discard_first(playing, users[0])
     Seat.objects.filter(table=playing, index=1).update(away=True, timeouts_in_row=2)
-    services.tables.deadline_rearm(playing.pk)
+    deadline_rearm(playing.pk)
     draw(playing, users[1])  # on their own turn, before the away play
     hand = current_hand(playing)
     assert deadline_of(playing) == hand.turn_started + timedelta(seconds=30)
@@ -144,14 +147,14 @@ def test_others_see_the_away_mark_but_no_back_button(client, playing, users):
 def test_back_is_only_for_a_seated_player(playing, django_user_model):
     stranger = django_user_model.objects.create_user("x", "x@example.com", "pw-okey-1234")
     with pytest.raises(ServiceError) as e:
-        services.seat_back(table_id=playing.pk, user=stranger)
+        seat_back(table_id=playing.pk, user=stranger)
     assert e.value.code == "not_seated"
 
 
 def test_a_move_just_before_the_timeout_wins_and_the_timeout_does_nothing(playing, users):
     v = version_of(playing)  # the version the timeout's task carries
     discard_first(playing, users[0])
-    assert not services.turn_due_play(table_id=playing.pk, expected_version=v, now=later())
+    assert not turn_due_play(table_id=playing.pk, expected_version=v, now=later())
     assert Move.objects.count() == 1 and not Move.objects.filter(auto=True).exists()
     assert seat(playing, 0).timeouts_in_row == 0
 
@@ -159,9 +162,9 @@ def test_a_move_just_before_the_timeout_wins_and_the_timeout_does_nothing(playin
 def test_a_timeout_that_got_in_first_makes_the_players_move_stale(playing, users):
     v = version_of(playing)
     tile = engine.format_tile(hand_state(playing).racks[0][0])
-    assert services.turn_due_play(table_id=playing.pk, expected_version=v, now=later())
+    assert turn_due_play(table_id=playing.pk, expected_version=v, now=later())
     with pytest.raises(ServiceError) as e:
-        services.move_submit(
+        move_submit(
             table_id=playing.pk,
             user=users[0],
             move={"kind": "discard", "tile": tile},
@@ -173,8 +176,8 @@ def test_a_timeout_that_got_in_first_makes_the_players_move_stale(playing, users
 
 def test_a_repeated_timeout_does_nothing(playing):
     v = version_of(playing)
-    assert services.turn_due_play(table_id=playing.pk, expected_version=v, now=later())
-    assert not services.turn_due_play(table_id=playing.pk, expected_version=v, now=later())
+    assert turn_due_play(table_id=playing.pk, expected_version=v, now=later())
+    assert not turn_due_play(table_id=playing.pk, expected_version=v, now=later())
     assert Move.objects.count() == 1
 
 

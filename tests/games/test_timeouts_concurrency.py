@@ -3,8 +3,12 @@ applied (PostgreSQL, where the game row lock is real)."""
 
 import pytest
 
-from games import engine, services
+from games import engine
+from games.errors import ServiceError
 from games.models import Move
+from games.table.moves import move_submit
+from games.timers.sweep import table_due
+from games.timers.timeouts import turn_due_play
 
 from .conftest import game_started, table_full
 from .helpers import hand_state, version_of
@@ -24,7 +28,7 @@ def test_a_timeout_racing_the_players_move_leaves_exactly_one_move(users, fixed_
     moment = deadline_of(table)
 
     def own_move():
-        return services.move_submit(
+        return move_submit(
             table_id=table.pk,
             user=users[0],
             move={"kind": "discard", "tile": tile},
@@ -32,16 +36,16 @@ def test_a_timeout_racing_the_players_move_leaves_exactly_one_move(users, fixed_
         )
 
     def timeout():
-        return services.turn_due_play(table_id=table.pk, expected_version=v, now=moment)
+        return turn_due_play(table_id=table.pk, expected_version=v, now=moment)
 
     def sweep():
-        return services.table_due(table_id=table.pk, now=moment)
+        return table_due(table_id=table.pk, now=moment)
 
     results = race([own_move, timeout, sweep])
     assert Move.objects.count() == 1 and version_of(table) == v + 1
     move = Move.objects.get()
     if move.auto:  # the timeout or the sweep got in first: the player's move was stale
-        assert isinstance(results[0], services.ServiceError) and results[0].code == "stale"
+        assert isinstance(results[0], ServiceError) and results[0].code == "stale"
     else:
         assert results[1] is False and results[2] is None
     assert hand_state(table).turn == 1 and deadline_of(table) is not None

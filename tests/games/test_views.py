@@ -4,8 +4,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, services
+from games import engine
 from games.models import Table
+from games.table.create import table_create
+from games.table.moves import move_submit
 
 from .conftest import game_started, table_full
 from .helpers import current_hand, hand_state, version_of
@@ -14,8 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_lobby_lists_public_tables_and_hides_private_ones(client, users):
-    public = services.table_create(manager=users[0], options={"seats": 3})
-    private = services.table_create(manager=users[1], options={"private": True})
+    public = table_create(manager=users[0], options={"seats": 3})
+    private = table_create(manager=users[1], options={"private": True})
     html = client.get(reverse("games:lobby")).content.decode()
     assert reverse("games:table", args=[public.pk]) in html
     assert reverse("games:table", args=[private.pk]) not in html
@@ -90,7 +92,7 @@ def test_a_spectator_sees_no_rack(client, users, fixed_seed):
 
 
 def test_sit_and_start_by_post(client, users):
-    table = services.table_create(manager=users[0], options={"seats": 2})
+    table = table_create(manager=users[0], options={"seats": 2})
     client.force_login(users[1])
     response = client.post(reverse("games:sit", args=[table.pk]), {"seat": "1"})
     assert response.status_code == 302
@@ -109,7 +111,7 @@ def test_sit_and_start_by_post(client, users):
 
 
 def test_htmx_sit_redirects_the_page_itself(client, users):
-    table = services.table_create(manager=users[0], options={"seats": 2})
+    table = table_create(manager=users[0], options={"seats": 2})
     client.force_login(users[1])
     response = client.post(
         reverse("games:sit", args=[table.pk]), {"seat": "1"}, headers={"HX-Request": "true"}
@@ -121,7 +123,7 @@ def test_htmx_sit_redirects_the_page_itself(client, users):
 def test_a_post_without_csrf_token_is_refused(users):
     from django.test import Client
 
-    table = services.table_create(manager=users[0], options={"seats": 2})
+    table = table_create(manager=users[0], options={"seats": 2})
     client = Client(enforce_csrf_checks=True)
     client.force_login(users[1])
     response = client.post(reverse("games:sit", args=[table.pk]), {"seat": "1"})
@@ -140,7 +142,7 @@ def submit(client, html, action):
 
 
 def test_the_pages_seat_and_start_forms_carry_their_csrf_token(users):
-    table = services.table_create(manager=users[0], options={"seats": 2})
+    table = table_create(manager=users[0], options={"seats": 2})
     url = reverse("games:table", args=[table.pk])
     guest, manager = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     guest.force_login(users[1])
@@ -231,17 +233,15 @@ def test_a_void_hand_is_shown_as_void(client, users, fixed_seed):
     state = hand_state(table)
     hand.state = engine.hand_to_dict(replace(state, stock=state.stock[:1]))
     hand.save()
-    services.move_submit(
+    move_submit(
         table_id=table.pk,
         user=users[0],
         move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},
         expected_version=None,
     )
-    services.move_submit(
-        table_id=table.pk, user=users[1], move={"kind": "draw"}, expected_version=None
-    )
+    move_submit(table_id=table.pk, user=users[1], move={"kind": "draw"}, expected_version=None)
     tile = engine.format_tile(hand_state(table).racks[1][0])
-    services.move_submit(
+    move_submit(
         table_id=table.pk,
         user=users[1],
         move={"kind": "discard", "tile": tile},
@@ -268,7 +268,7 @@ def test_after_going_for_pairs_the_page_shows_the_tiles_the_next_player_took(
 
     def play(move):
         seat = hand_state(table).turn
-        services.move_submit(table_id=table.pk, user=users[seat], move=move, expected_version=None)
+        move_submit(table_id=table.pk, user=users[seat], move=move, expected_version=None)
 
     def tile_of(seat, but=None):
         return next(

@@ -14,8 +14,13 @@ from celery.exceptions import Retry
 from celery.signals import task_postrun
 from django.utils import timezone
 
-from games import services, tasks
 from games.models import Game, Hand, Move, Seat, Table
+from games.table.bots import bot_table_create
+from games.table.create import table_create
+from games.table.lifecycle import table_start
+from games.table.moves import move_submit
+from games.table.seats import seat_leave, seat_take
+from games.timers.tasks import deadline_due_task, sweep_task
 
 from .helpers import discard_first, hand_state, version_of
 from .test_services_moves import state_set
@@ -60,9 +65,9 @@ def task_log():
 def quick(settings, monkeypatch):
     """Short pauses: bots, the start countdown, the pause between hands."""
     settings.OKEY_BOT_PAUSE = (0.02, 0.06)
-    monkeypatch.setattr("games.services.lifecycle.START_SECONDS", 0.3)
-    monkeypatch.setattr("games.services.lifecycle.NEXT_HAND_SECONDS", 0.3)
-    monkeypatch.setattr("games.services.lifecycle.NEXT_HAND_AFTER_VOID_SECONDS", 0.3)
+    monkeypatch.setattr("games.table.deadlines.START_SECONDS", 0.3)
+    monkeypatch.setattr("games.table.deadlines.NEXT_HAND_SECONDS", 0.3)
+    monkeypatch.setattr("games.table.deadlines.NEXT_HAND_AFTER_VOID_SECONDS", 0.3)
 
 
 def runs_of(log, name, args):
@@ -98,9 +103,7 @@ def test_a_timeout_task_that_comes_early_waits_for_the_deadline(celery_worker, t
     v = version_of(playing)
     turn_due_in(playing, 1.5)
     deadline = Game.objects.get(table=playing).deadline
-    tasks.deadline_due_task.apply_async(
-        args=("turn", playing.pk, v)
-    )  # at once: as from a fast clock
+    deadline_due_task.apply_async(args=("turn", playing.pk, v))  # at once: as from a fast clock
     runs = wait_until(
         lambda: len(r := runs_of(task_log, "deadline_due_task", ("turn", playing.pk, v))) == 3 and r
     )
@@ -114,7 +117,7 @@ def test_a_duplicated_task_does_nothing(celery_worker, task_log, playing):
     turn_due_in(playing, -1)  # overdue: its task is sent at once
     v = version_of(playing)
     for _ in range(2):  # the same message twice more (a redelivery, a second sender)
-        tasks.deadline_due_task.apply_async(args=("turn", playing.pk, v))
+        deadline_due_task.apply_async(args=("turn", playing.pk, v))
     done = wait_until(
         lambda: len(r := runs_of(task_log, "deadline_due_task", ("turn", playing.pk, v))) == 3 and r
     )
@@ -129,7 +132,7 @@ def test_the_sweep_recovers_a_timeout_whose_task_was_lost(celery_worker, task_lo
     Game.objects.filter(table=playing).update(deadline=past)
     time.sleep(0.3)
     assert not Move.objects.exists()
-    tasks.sweep_task.delay()  # what beat sends every few seconds
+    sweep_task.delay()  # what beat sends every few seconds
     assert wait_until(lambda: runs_of(task_log, "sweep_task", ())) == [1]
     move = Move.objects.get()
     assert move.auto and move.seat == 0
@@ -137,7 +140,7 @@ def test_the_sweep_recovers_a_timeout_whose_task_was_lost(celery_worker, task_lo
 
 def test_four_bots_finish_a_game(celery_worker, task_log, quick, users):
     started = time.monotonic()
-    table = services.bot_table_create(manager=users[0], options={"hand_limit": 2})
+    table = bot_table_create(manager=users[0], options={"hand_limit": 2})
     wait_until(lambda: [a for n, a, r in list(task_log) if a[:1] == ("end",) and r], 90)
     took = time.monotonic() - started
     game = Game.objects.get(table=table)
@@ -154,9 +157,7 @@ def test_a_void_hand_is_dealt_again_by_the_worker(celery_worker, task_log, quick
     state = hand_state(playing)
     discard_first(playing, users[0])
     state_set(playing, stock=state.stock[:1])  # one tile left in the stock
-    services.move_submit(
-        table_id=playing.pk, user=users[1], move={"kind": "draw"}, expected_version=None
-    )
+    move_submit(table_id=playing.pk, user=users[1], move={"kind": "draw"}, expected_version=None)
     discard_first(playing, users[1])  # the stock is empty: void
     first = Hand.objects.get(game__table=playing, number=1)
     assert first.over and first.result["void"]
@@ -200,10 +201,10 @@ def test_game_end_totals_on_the_worker_match_the_hand_worked_examples(
 def test_the_start_countdown_deals_on_the_worker_with_a_bot_for_a_leaver(
     celery_worker, task_log, quick, users
 ):
-    table = services.table_create(manager=users[0], options={})
-    services.seat_take(table_id=table.pk, user=users[1], index=1)
-    services.table_start(table_id=table.pk, user=users[0])
-    services.seat_leave(table_id=table.pk, user=users[1])  # during the countdown
+    table = table_create(manager=users[0], options={})
+    seat_take(table_id=table.pk, user=users[1], index=1)
+    table_start(table_id=table.pk, user=users[0])
+    seat_leave(table_id=table.pk, user=users[1])  # during the countdown
     hand = wait_until(lambda: Hand.objects.filter(game__table=table).first())
     assert hand.number == 1
     seats = Seat.objects.filter(table=table).order_by("index")

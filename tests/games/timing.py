@@ -10,9 +10,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import services
 from games.models import Game
-from games.services.tables import deadline_rearm
+from games.table.seats import deadline_rearm
+from games.timers.sweep import table_due
 
 from .helpers import current_hand
 
@@ -25,7 +25,7 @@ def run_due(table, limit: int = 5000) -> list[str]:
     """Do what is due at ``table`` until nothing is (at most ``limit`` actions); their kinds."""
     done = []
     for _ in range(limit):
-        kind = services.table_due(table_id=table.pk, now=later())
+        kind = table_due(table_id=table.pk, now=later())
         if kind is None:
             return done
         done.append(kind)

@@ -9,7 +9,7 @@ import sys
 import pytest
 from asgiref.testing import ApplicationCommunicator
 
-from games import tasks
+from games.timers.tasks import deadline_due_task
 from okeysite.asgi import application  # at import: django.setup() configures the logging
 from okeysite.logcontext import ContextFilter
 from tests.games.helpers import version_of
@@ -86,7 +86,7 @@ def test_the_json_formatter_is_only_for_production(tmp_path):
 def test_a_task_for_a_table_that_moved_on_is_one_log_line(playing, caplog, celery_eager):
     caplog.set_level(logging.INFO)
     version = version_of(playing)
-    assert tasks.deadline_due_task.apply(args=("turn", playing.pk, version - 1)).get() is False
+    assert deadline_due_task.apply(args=("turn", playing.pk, version - 1)).get() is False
     lines = [r for r in caplog.records if r.getMessage() == "deadline task did nothing"]
     assert len(lines) == 1 and lines[0].levelno == logging.INFO and lines[0].exc_info is None
     assert lines[0].why == "moved_on" and lines[0].table == playing.pk

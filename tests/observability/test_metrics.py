@@ -12,8 +12,9 @@ from django.test import Client
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from games import engine, services
+from games import engine
 from games.models import Game
+from games.table.moves import move_submit
 from okeysite.celery import app as celery_app
 from tests.games.helpers import hand_state, version_of
 
@@ -58,7 +59,7 @@ def test_a_move_counts_and_its_broadcast_is_timed(
     before = scrape()
     state = hand_state(playing)
     with django_capture_on_commit_callbacks(execute=True):
-        services.move_submit(
+        move_submit(
             table_id=playing.pk,
             user=users[0],
             move={"kind": "discard", "tile": engine.format_tile(state.racks[0][0])},

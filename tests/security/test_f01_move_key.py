@@ -7,8 +7,9 @@ import pytest
 from django.test import RequestFactory
 from django.views import debug
 
-from games import engine, services
+from games import engine
 from games.models import Move
+from games.table.moves import move_submit
 from tests.games.helpers import hand_state, version_of
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def discard(table, user, key, version=None):
     state = hand_state(table)
     tile = engine.format_tile(state.racks[state.turn][0])
-    return services.move_submit(
+    return move_submit(
         table_id=table.pk,
         user=user,
         move={"kind": "discard", "tile": tile},
@@ -29,7 +30,7 @@ def discard(table, user, key, version=None):
 def test_a_key_reused_with_the_current_version_returns_the_first_answer(playing, users):
     first = discard(playing, users[0], "key-1")
     moves, version = Move.objects.count(), version_of(playing)
-    again = services.move_submit(
+    again = move_submit(
         table_id=playing.pk,
         user=users[1],
         move={"kind": "draw"},

@@ -8,16 +8,18 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from games import services
+from games.errors import ServiceError
+from games.invites.services import invite_create
 from games.models import ChatMessage
 from games.routing import websocket_urlpatterns
-from games.services import ServiceError
+from games.table.chat import chat_post
+from games.table.create import table_create
 
 
 @pytest.fixture
 def private(db, users):
-    table = services.table_create(manager=users[0], options={"private": True})
-    services.invite_create(table_id=table.pk, inviter=users[0], email=users[2].email, seat_index=2)
+    table = table_create(manager=users[0], options={"private": True})
+    invite_create(table_id=table.pk, inviter=users[0], email=users[2].email, seat_index=2)
     return table
 
 
@@ -41,17 +43,17 @@ def test_the_page_is_for_the_manager_and_the_invited_only(private, users, outsid
     assert page_status(outsider, url) == 404
     assert page_status(users[3], url) == 404
     assert page_status(None, url) == 404
-    public = services.table_create(manager=users[1], options={})
+    public = table_create(manager=users[1], options={})
     assert page_status(outsider, f"/table/{public.pk}/") == 200
 
 
 @pytest.mark.django_db
 def test_an_outsider_cannot_chat_at_a_private_table(private, outsider, users):
     with pytest.raises(ServiceError) as e:
-        services.chat_post(table_id=private.pk, user=outsider, text="hello")
+        chat_post(table_id=private.pk, user=outsider, text="hello")
     assert e.value.code == "no_table"
     assert not ChatMessage.objects.exists()
-    services.chat_post(table_id=private.pk, user=users[0], text="hello")
+    chat_post(table_id=private.pk, user=users[0], text="hello")
 
 
 def socket_accepted(table, user) -> bool:

@@ -11,9 +11,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import selectors
-from games.consumers import FULL_FRAME_GAP
+import games.table.reads
 from games.routing import websocket_urlpatterns
+from games.table.socket import FULL_FRAME_GAP
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
@@ -41,13 +41,13 @@ def full_frames(frames) -> int:
 
 def reads_counted(monkeypatch) -> list:
     reads = []
-    table_rows = selectors.table_rows
+    table_rows = games.table.reads.table_rows
 
     def counted(table_id):
         reads.append(table_id)
         return table_rows(table_id)
 
-    monkeypatch.setattr(selectors, "table_rows", counted)
+    monkeypatch.setattr("games.table.socket.table_rows", counted)
     return reads
 
 

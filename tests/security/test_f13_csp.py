@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from games import services
+from games.table.create import table_create
 from tests.browser.play_support import players_make, sign_in
 
 PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/leaderboard/"]
@@ -45,7 +45,7 @@ def test_the_pages_work_under_the_policy(browser, asgi_live_server, django_user_
     (user,) = players_make(django_user_model, 1)
     user.is_staff = user.is_superuser = True
     user.save()
-    table = services.table_create(manager=user, options={})
+    table = table_create(manager=user, options={})
     page = sign_in(browser, asgi_live_server, user)
     seen = violations_of(page)
     page.goto(asgi_live_server.url + "/")

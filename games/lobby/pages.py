@@ -1,0 +1,65 @@
+"""The lobby's pages: the list of tables, a new table, quick play."""
+
+import logging
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games.errors import ServiceError
+from games.lobby.forms import TableForm
+from games.lobby.quick import table_quick_join
+from games.lobby.reads import lobby_tables, my_tables
+from games.table.bots import bot_table_create
+from games.table.create import table_create
+
+logger = logging.getLogger(__name__)
+
+
+def lobby(request):
+    form = TableForm() if request.user.is_authenticated else None
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "tables": lobby_tables(request.user),
+            "my_tables": my_tables(request.user),
+            "form": form,
+        },
+    )
+
+
+@login_required
+@require_POST
+def table_new(request):
+    form = TableForm(request.POST)
+    if form.is_valid():
+        try:
+            if request.POST.get("bots"):  # "Watch four bots play": bots on every seat
+                table = bot_table_create(manager=request.user, options=form.cleaned_data)
+            else:
+                table = table_create(manager=request.user, options=form.cleaned_data)
+        except ServiceError as e:
+            form.add_error(None, e.message)
+        else:
+            return redirect("games:table", table.pk)
+    ctx = {
+        "tables": lobby_tables(request.user),
+        "my_tables": my_tables(request.user),
+        "form": form,
+    }
+    return render(request, "games/lobby.html", ctx, status=400)
+
+
+@login_required
+@require_POST
+def quick_play(request):
+    """One tap: a seat at a table of the chosen mode that is about to start (see
+    games.lobby.quick)."""
+    try:
+        table = table_quick_join(user=request.user, mode=request.POST.get("mode", "duz"))
+    except ServiceError as e:
+        messages.error(request, e.message)
+        return redirect("games:lobby")
+    return redirect("games:table", table.pk)

@@ -1,0 +1,84 @@
+"""Quick play: one tap seats a player at a table of their mode that is about to start, or opens
+one whose countdown starts at once and whose seats still empty at the deal go to bots.
+
+A quick table is an ordinary public table whose countdown began with its seats still open to
+people: during the countdown ("starting") other quick players sit down, and the deal
+(``game_start``) gives the seats nobody took to bots, as the table's ``bots_fill`` says.
+"""
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import ServiceError
+from games.models import Seat, Table
+from games.table.changes import table_bump, table_lock
+from games.table.create import table_create
+from games.table.invites import seats_reserved
+from games.table.lifecycle import countdown_begin
+
+MODES = ("duz", "esli")
+
+
+# a player already in a game that has not ended is taken back to it
+IN_GAME = (Table.Status.STARTING, Table.Status.PLAYING)
+
+
+def table_quick_join(*, user, mode: str) -> Table:
+    """The table ``user`` now sits at: theirs if a game of theirs is on, else a free seat at a
+    quick table of ``mode`` in its countdown, else a new quick table."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise ServiceError("not_signed_in", _("Sign in to play."))
+    if mode not in MODES:
+        raise ServiceError("bad_options", _("There is no such game."))
+    mine = Seat.objects.filter(user=user, table__status__in=IN_GAME).order_by("-table_id").first()
+    if mine is not None:
+        return mine.table
+    for table_id in _waiting(mode):
+        table = _seat_at(table_id, user)
+        if table is not None:
+            return table
+    return _quick_open(user, mode)
+
+
+def _waiting(mode: str) -> list[int]:
+    """Public tables of ``mode`` counting down with a seat nobody holds, the soonest first."""
+    return list(
+        Table.objects.filter(
+            status=Table.Status.STARTING,
+            options__mode=mode,
+            options__private=False,
+            seats__user__isnull=True,
+            seats__is_bot=False,
+        )
+        .order_by("start_at", "pk")
+        .values_list("pk", flat=True)
+        .distinct()[:10]
+    )
+
+
+def _seat_at(table_id: int, user) -> Table | None:
+    with transaction.atomic():
+        game, table = table_lock(table_id)
+        if table.status != Table.Status.STARTING:
+            return None
+        kept = seats_reserved(table)
+        seat = (
+            table.seats.filter(user__isnull=True, is_bot=False)
+            .exclude(index__in=list(kept))
+            .order_by("index")
+            .first()
+        )
+        if seat is None:
+            return None
+        seat.user = user
+        seat.save(update_fields=["user"])
+        table_bump(game, lobby=True)
+        return table
+
+
+def _quick_open(user, mode: str) -> Table:
+    with transaction.atomic():
+        table = table_create(manager=user, options={"mode": mode, "bots_fill": True})
+        game, table = table_lock(table.pk)
+        countdown_begin(game, table, bots_now=False)
+        return table
