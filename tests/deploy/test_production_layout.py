@@ -29,6 +29,7 @@ import pytest
 from django.db import connection
 
 from bench.loadlib.frames import frame_parse
+from bench.loadlib.procs import program_commands
 from tests.bench.test_scaleout import cookie_of, play_between
 from tests.games.conftest import SEED_HEX, game_started, table_full
 from tests.redis_plugin import redis_start
@@ -218,3 +219,17 @@ def test_two_webs_play_a_move_across_them_and_a_killed_worker_comes_back(
         time.sleep(0.2)
     site.health_wait(timeout=30)  # the new worker answers the health check's ping
     assert "exited: worker (terminated by SIGKILL" in (site.run_dir / "supervisord.log").read_text()
+
+
+def test_make_run_runs_production_processes_with_its_own_redis_when_redis_url_is_unset():
+    """deploy/dev.conf (bin/run) runs programs.conf's processes with the same commands as
+    production, plus bin/announce, plus the private redis-server only when bin/run includes
+    redis.conf (REDIS_URL unset)."""
+    env = {**os.environ, "OKEY_VENV": str(VENV), "REDIS_SERVER": "/usr/bin/redis-server"}
+    production = program_commands(env, config="deploy/supervisord.conf")
+    with_redis = program_commands({**env, "OKEY_DEV_INCLUDE": "redis.conf"})
+    without = program_commands({**env, "OKEY_DEV_INCLUDE": ""})
+    assert set(production) == {"web", "worker", "reviews", "beat"}
+    assert with_redis == {**without, "redis": with_redis["redis"]}
+    assert without == {**production, "announce": without["announce"]}
+    assert "--unixsocket" in with_redis["redis"] and "bin/announce" in without["announce"]
