@@ -135,15 +135,18 @@ def production(transactional_db, tmp_path, settings):
         OKEY_WEBS="2",
         OKEY_RUN_DIR=str(run_dir),
     )
-    subprocess.run(
-        [str(ROOT / "deploy" / "release")], env=env, cwd=ROOT, check=True, capture_output=True
-    )
-    site = Site(env, run_dir)
+    site = None
     try:
+        release = subprocess.run(
+            [str(ROOT / "deploy" / "release")], env=env, cwd=ROOT, capture_output=True, text=True
+        )
+        assert release.returncode == 0, release.stdout + release.stderr
+        site = Site(env, run_dir)
         site.health_wait(timeout=45)
         yield site
     finally:
-        site.stop()
+        if site is not None:
+            site.stop()
         redis_proc.terminate()
         redis_proc.wait(timeout=10)
         shutil.rmtree(short, ignore_errors=True)
