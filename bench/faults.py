@@ -6,8 +6,9 @@ it, and check after each injection that nothing was lost, doubled or left undone
 
 Setup: its own database (default .../okey_load_faults, recreated), a private redis-server on
 --redis-port (8590; never the shared 6379, and with no persistence, so a kill loses whatever
-Redis held), and the site's processes as Procfile.dev runs them, each on its own (web on --port,
-worker, reviews, beat), so that one can die without honcho stopping the rest. Each table has two bots
+Redis held), and the site's processes with deploy/programs.conf's commands, each on its own
+without supervisord (web on --port, worker, reviews, beat), so that a death stays seen until this
+harness restarts the process. Each table has two bots
 (seats 2 and 4) and two people playing through WebSockets: an attentive one, and a sleepy one
 who lets about a third of their turns time out (turn_seconds 15), so the server plays timed-out
 turns and away seats all along. Each client sends table.js's sync every 15 s.
@@ -209,21 +210,10 @@ async def converge_in_place(players, timeout=30.0) -> list[float]:
     return list(await asyncio.gather(*(one(p) for p in players)))
 
 
-_restarts_seen: dict[str, int] = {}
-
-
 def revive(stack: procs.Stack, port: int) -> list[str]:
-    """Restart any site process that died by itself, as a supervisor (systemd, a PaaS) would,
-    and say which: a process that a fault elsewhere took down is a finding of its own. The worker
-    and beat run under bin/supervise (Procfile.dev), which restarts them itself: its log lines
-    count as deaths too."""
+    """Restart any site process that died by itself, as supervisord does in production, and say
+    which: a process that a fault elsewhere took down is a finding of its own."""
     died = []
-    for role in ("worker", "reviews", "beat"):
-        log = stack.log_dir / f"{role}.log"
-        text = log.read_text(errors="replace") if log.exists() else ""
-        n = text.count("supervise: ") - text.count("supervise: cannot start")
-        died += [role] * (n - _restarts_seen.get(role, 0))
-        _restarts_seen[role] = n
     for role, line in (
         ("daphne", "web"),
         ("worker", "worker"),

@@ -242,7 +242,7 @@ def queues_empty(redis_url: str) -> None:
 
 def reviews_waiting(redis_url: str) -> int:
     """Hands' reviews still queued at the end of a run: their worker runs at a lower CPU
-    priority than live play (Procfile.dev), so on a saturated machine they wait."""
+    priority than live play (deploy/programs.conf), so on a saturated machine they wait."""
     with redis.Redis.from_url(redis_url) as client:
         return client.llen("reviews")
 

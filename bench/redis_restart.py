@@ -6,8 +6,8 @@
 
 bench/faults.py found the worker exiting after 16 of 17 Redis kills (okeysite/broker.py says
 why). This measures that one fault alone and quickly: a private redis-server on --redis-port
-(never the shared 6379; no persistence), a worker and beat started as Procfile.dev starts them but
-without bin/supervise (so that a death is seen, not repaired), on a fresh SQLite database under
+(never the shared 6379; no persistence), a Celery worker and beat started without supervisord
+(so that a death is seen, not repaired), on a fresh SQLite database under
 var/load/redis-restart/. Each cycle: the worker is given tasks with a countdown (it holds them
 unacknowledged, as it holds the game's timers), Redis is killed with SIGKILL, stays down
 --down seconds (uniform), and is started again; then a task is sent, and the cycle records

@@ -3,7 +3,7 @@
 Users get a session the way a log-in makes one (django.test.Client.force_login writes the
 session row the site reads); ``login_through_form`` also logs one user in through the real
 log-in page over HTTP, to show that a cookie from the site works the same. Passwords are unusable
-for the rest, so no PBKDF2 runs during setup. Tables are made with games.services, and the first
+for the rest, so no PBKDF2 runs during setup. Tables are made with the table's services, and the first
 hand is dealt at once (the Start countdown's task then finds nothing to do).
 """
 
@@ -118,17 +118,19 @@ def tables_create(
 ) -> list[int]:
     """One table per ``seats`` users, full, and (``start``) started and dealt. Returns the
     table ids. Unstarted tables have no deadline, so the server leaves them alone."""
-    from games import services
+    from games.table.create import table_create
+    from games.table.lifecycle import game_start, table_start
+    from games.table.seats import seat_take
 
     opts = {"hand_limit": 50, "start_count": 50, **(options or {})}
     ids = []
     for k in range(0, len(users) - seats + 1, seats):
         group = users[k : k + seats]
-        table = services.table_create(manager=group[0], options=opts)
+        table = table_create(manager=group[0], options=opts)
         for i in range(1, seats):
-            services.seat_take(table_id=table.pk, user=group[i], index=i)
+            seat_take(table_id=table.pk, user=group[i], index=i)
         if start:
-            version = services.table_start(table_id=table.pk, user=group[0])
-            services.game_start(table_id=table.pk, expected_version=version)
+            version = table_start(table_id=table.pk, user=group[0])
+            game_start(table_id=table.pk, expected_version=version)
         ids.append(table.pk)
     return ids

@@ -49,7 +49,7 @@ from .stats import Recorder
 
 ANSWER_TIMEOUT = 10.0
 # A player sends at most PLAYER_BURST moves in any PLAYER_WINDOW seconds: the site closes a socket
-# that sends more than 15 messages in a second (games.consumers.FLOOD_LIMIT), which a table that
+# that sends more than 15 messages in a second (games.realtime.sockets.FLOOD_LIMIT), which a table that
 # played alone as fast as the answers came reached once in a saturating run (8 turns of one player
 # in under a second). Below that, as in every run's steady state, it never waits.
 PLAYER_BURST = 12

@@ -1,9 +1,10 @@
 """Starting the servers under test, and measuring their processes (psutil).
 
-``site_start`` runs the site the way README.md says: ``bin/run`` (migrate, collectstatic, then
-honcho with Procfile.dev's daphne, Celery worker and beat). ``procs_start`` runs the same
-Procfile.dev lines one by one instead, so that the fault harness can kill -9 and restart one
-process without honcho stopping the others. ``bare_start`` serves bench/bare with daphne.
+``site_run`` runs the site the way README.md says: ``bin/run`` (the release step, then
+supervisord with deploy/dev.conf's daphne, Celery workers and beat). ``proc_start`` runs the same
+commands (deploy/programs.conf) one by one instead, without supervisord, so that the fault
+harness can kill -9 a process and see it stay dead until it restarts it. ``daphne_start`` serves
+an application (bench/bare) with daphne.
 Every process is started here in its own session and stopped by its own pid.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shlex
 import signal
 import subprocess
 import sys
@@ -123,13 +125,22 @@ def http_wait(url: str, timeout: float = 90, ok_only: bool = True) -> None:
     raise RuntimeError(f"{url} did not answer in {timeout:.0f} s: {last}")
 
 
-def procfile(name: str = "Procfile.dev") -> dict[str, str]:
-    out = {}
-    for line in (ROOT / name).read_text().splitlines():
-        if line.strip() and not line.startswith("#") and ":" in line:
-            key, command = line.split(":", 1)
-            out[key.strip()] = command.strip()
-    return out
+def program_commands(env: dict | None = None, config: str = "deploy/dev.conf") -> dict[str, str]:
+    """Each process's command line as supervisord reads ``config`` (its own parser, so exactly
+    what it would run), by program name ("web", "worker", "reviews", "beat", ...; a web's first
+    process). The %(ENV_X)s values come from ``env`` (default os.environ), with this checkout,
+    its .venv and one web for those unset."""
+    from supervisor.options import ServerOptions
+
+    env = {
+        "OKEY_DIR": str(ROOT), "OKEY_VENV": str(ROOT / ".venv"), "OKEY_HOST": "127.0.0.1",
+        "OKEY_PORT": "8000", "OKEY_WEBS": "1", "OKEY_VAR_DIR": str(ROOT / "var"),
+        "OKEY_RUN_DIR": str(ROOT / "var"), "OKEY_DEV_INCLUDE": "", **(env or os.environ),
+    }  # fmt: skip
+    options = ServerOptions()
+    options.environ_expansions = {f"ENV_{k}": v for k, v in env.items()}
+    section = options.read_config(str(ROOT / config))
+    return {group.name: group.process_configs[0].command for group in section.process_group_configs}
 
 
 @dataclass
@@ -167,17 +178,21 @@ class Stack:
             subprocess.run(argv, cwd=ROOT, env=self.env, check=True, stdout=subprocess.DEVNULL)
 
     def site_run(self, host: str, port: int) -> None:
-        """bin/run itself: honcho with web, worker, beat (and announce)."""
+        """bin/run itself: supervisord with web, worker, reviews, beat (and announce)."""
         self.env.update(HOST=host, PORT=str(port))
         self._spawn("run", ["bin/run"])
         http_wait(f"http://{host}:{port}/healthz")
 
     def proc_start(self, role: str, host: str = "127.0.0.1", port: int = 0):
-        """One Procfile.dev line (web, worker or beat) as its own process."""
-        env = dict(self.env, OKEY_HOST=host, OKEY_PORT=str(port))
+        """One process of deploy/programs.conf (web, worker, reviews or beat) on its own; a web
+        listens on ``port`` itself, in place of the socket that supervisord would hand it."""
+        env = dict(self.env, OKEY_VENV=str(Path(VENV_BIN).parent))
+        command = program_commands(env)[role]
+        if role == "web":
+            command = command.replace("--fd 0", f"-b {host} -p {port}")
         return self._spawn(
             {"web": "daphne"}.get(role, role),
-            ["bash", "-c", procfile()[role]],
+            shlex.split(command),
             log_name=f"web-{port}" if role == "web" else role,
             env=env,
         )
@@ -195,7 +210,7 @@ class Stack:
     # --- looking at them ------------------------------------------------------------------------
 
     def processes(self) -> dict[str, list[psutil.Process]]:
-        """Every live process by role, honcho's children sorted by their command lines."""
+        """Every live process by role, supervisord's children sorted by their command lines."""
         out: dict[str, list[psutil.Process]] = {}
         for role, procs in self.popen.items():
             for p in procs:
@@ -214,7 +229,7 @@ class Stack:
                     elif "daphne" in cmd:
                         kind = "daphne"
                     elif "celery" in cmd and "-Q reviews" in cmd:
-                        kind = "reviews"  # the hands' reviews' worker (Procfile.dev)
+                        kind = "reviews"  # the hands' reviews' worker (deploy/programs.conf)
                     elif "celery" in cmd and " worker" in cmd:
                         kind = "worker"
                     elif "celery" in cmd and " beat" in cmd:
@@ -222,7 +237,7 @@ class Stack:
                     elif "redis-server" in cmd:
                         kind = "redis"
                     elif role == "run":
-                        continue  # honcho, bin/run's shell, announce
+                        continue  # supervisord, announce
                     else:
                         kind = role
                     out.setdefault(kind, []).append(q)

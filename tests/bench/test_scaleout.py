@@ -88,27 +88,32 @@ async def play_across(ports, table_id, cookies):
         )
 
     async with open_(ports[0], cookies[0]) as a, open_(ports[1], cookies[1]) as b:
-        first_a, first_b = frame_parse(await a.recv()), frame_parse(await b.recv())
-        assert first_a.full and first_b.full and first_a.me == 0 and first_b.me == 1
-        seen_a, seen_b = FrameState(), FrameState()
-        seen_a.fold(first_a)
-        seen_b.fold(first_b)
-        v = seen_a.version
-        assert seen_b.version == v and "discard" in seen_a.can_now()  # seat 1 opens the hand
-        assert seen_a.status == "playing"  # the harness's heartbeat follows it, as table.js's
-        assert seen_a.rack_version == seen_a.moves_version == v and len(seen_a.rack) == 15
-        await a.send(json.dumps({"action": "move", "kind": "discard", "tile": seen_a.rack[0],
-                                 "version": v, "key": "scale-1"}))  # fmt: skip
-        # through the other daphne: the move's event, and seat 2's own part (its turn now)
-        await fold_until(b, seen_b, lambda s: s.version >= v + 1 and "draw" in s.can_now())
-        assert seen_b.version == v + 1 and seen_b.turn == 1
-        # the mover hears its move through the group too, and its own rack without the tile
-        await fold_until(a, seen_a, lambda s: s.version >= v + 1 and s.rack_version >= v + 1)
-        assert len(seen_a.rack) == 14 and seen_a.can_now() == ()
-        await b.send(json.dumps({"action": "move", "kind": "draw", "version": seen_b.version,
-                                 "key": "scale-2"}))  # fmt: skip
-        await fold_until(a, seen_a, lambda s: s.version >= v + 2)
-        assert seen_a.version == v + 2
+        await play_between(a, b, frame_parse(await a.recv()), frame_parse(await b.recv()))
+
+
+async def play_between(a, b, first_a, first_b) -> None:
+    """Seat 1 (socket ``a``) discards and seat 2 (``b``) sees it and draws, which ``a`` sees: each
+    socket's first frame given, the deal made with SEED_HEX (seat 1 opens the hand)."""
+    assert first_a.full and first_b.full and first_a.me == 0 and first_b.me == 1
+    seen_a, seen_b = FrameState(), FrameState()
+    seen_a.fold(first_a)
+    seen_b.fold(first_b)
+    v = seen_a.version
+    assert seen_b.version == v and "discard" in seen_a.can_now()  # seat 1 opens the hand
+    assert seen_a.status == "playing"  # the harness's heartbeat follows it, as table.js's
+    assert seen_a.rack_version == seen_a.moves_version == v and len(seen_a.rack) == 15
+    await a.send(json.dumps({"action": "move", "kind": "discard", "tile": seen_a.rack[0],
+                             "version": v, "key": "scale-1"}))  # fmt: skip
+    # through the other daphne: the move's event, and seat 2's own part (its turn now)
+    await fold_until(b, seen_b, lambda s: s.version >= v + 1 and "draw" in s.can_now())
+    assert seen_b.version == v + 1 and seen_b.turn == 1
+    # the mover hears its move through the group too, and its own rack without the tile
+    await fold_until(a, seen_a, lambda s: s.version >= v + 1 and s.rack_version >= v + 1)
+    assert len(seen_a.rack) == 14 and seen_a.can_now() == ()
+    await b.send(json.dumps({"action": "move", "kind": "draw", "version": seen_b.version,
+                             "key": "scale-2"}))  # fmt: skip
+    await fold_until(a, seen_a, lambda s: s.version >= v + 2)
+    assert seen_a.version == v + 2
 
 
 def test_a_move_through_one_daphne_reaches_a_player_on_the_other(

@@ -4,6 +4,7 @@ tasks are thin calls that do nothing when the table has moved on."""
 import pytest
 from django.test import TestCase
 
+from bench.loadlib.procs import program_commands
 from games.models import Game, Move
 from games.table.bots import bot_table_create
 from games.table.lifecycle import game_start, table_start
@@ -155,8 +156,6 @@ def test_a_hands_review_waits_for_its_own_worker_behind_live_play():
     """A review (the hard bot judging every discard of a hand) goes to its own queue, which
     only its own worker serves, at a lower CPU priority, in `make run` and in production: a
     bot's turn, a timeout or the next deal never waits behind one."""
-    from pathlib import Path
-
     from celery import Celery
     from django.conf import settings
 
@@ -175,13 +174,9 @@ def test_a_hands_review_waits_for_its_own_worker_behind_live_play():
             q: channel.queue_declare(q, passive=True).message_count for q in ("celery", "reviews")
         }
     assert waiting == {"celery": 2, "reviews": 1}  # each task in one queue only
-    root = Path(__file__).resolve().parents[2]
-    for procfile in ("Procfile", "Procfile.dev"):
-        lines = dict(
-            line.split(":", 1)
-            for line in (root / procfile).read_text().splitlines()
-            if line and not line.startswith("#")
-        )
-        assert "-Q reviews" in lines["reviews"] and "nice -n 10 celery" in lines["reviews"]
-        assert "-Q celery " in lines["worker"]  # live play only
-    assert "reviews" in (root / "bin" / "run").read_text().split("processes=(", 1)[1].split(")")[0]
+    # the processes of production and of `make run` (deploy/dev.conf includes programs.conf)
+    for config in ("deploy/supervisord.conf", "deploy/dev.conf"):
+        commands = program_commands(config=config)
+        assert "-Q reviews" in commands["reviews"]
+        assert commands["reviews"].startswith("nice -n 10 ")
+        assert "-Q celery " in commands["worker"]  # live play only

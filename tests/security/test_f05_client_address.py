@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 import pytest
 from asgiref.testing import ApplicationCommunicator
 
+from bench.loadlib.procs import program_commands
 from okeysite.clients import TrustedProxies
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,10 +45,8 @@ def test_a_request_that_did_not_pass_every_proxy_keeps_its_peer(settings):
 
 
 def test_the_production_web_process_does_not_let_daphne_read_the_header():
-    web = next(
-        line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:")
-    )
-    assert "--proxy-headers" not in web
+    web = program_commands(config="deploy/supervisord.conf")["web"]
+    assert "daphne" in web and "--proxy-headers" not in web
 
 
 def login_through_asgi(xff: str, email: str) -> str:
