@@ -15,8 +15,9 @@ bench/bare with daphne on --port + 10 for the same scenarios. It prints, per sce
 second; p50/p95/p99 from a move sent to the update received by each of the other three players
 (the move's event reaching them); the bytes a player receives for one move (median and p95 over
 every move and player, the mover included); errors; CPU (share of one core) and peak memory of
-daphne, the Celery worker and beat; the machine's CPU and load average. --json FILE writes it
-all.
+daphne, the Celery workers, beat, PostgreSQL and Redis; the CPU time per move of each and of the
+whole server (the harness apart: bench/loadlib/cpu.py); the machine's CPU and load average; at
+the end the site's server CPU per move over the bare's. --json FILE writes it all.
 
 With --webs 2 the players of each table are spread over two daphne processes (seats 0 and 2 on
 one, 1 and 3 on the other) that share games through the Redis channel layer: every move made
@@ -42,7 +43,7 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.loadlib import accounts, procs  # noqa: E402
+from bench.loadlib import accounts, cpu, procs  # noqa: E402
 from bench.loadlib.disk import DiskProbe  # noqa: E402
 from bench.loadlib.stats import Recorder, loadavg  # noqa: E402
 
@@ -250,34 +251,40 @@ def reviews_waiting(redis_url: str) -> int:
 def report_line(name, r) -> str:
     u = r["usage"]
     d = u.get("daphne", {})
-    m = u.get("moves", {})
-    w = u.get("worker", {})
     rv = u.get("reviews")
+    ms = r.get("cpu_ms_per_move", {})
     reviews = (
         f"reviews {rv.get('cpu_pct_of_core', 0):4.1f}%, {r.get('reviews_waiting', 0)} waiting  "
         if rv
         else ""
     )
-    moving = (
-        f"move processes {r.get('moves_cpu_ms_per_move', 0):.1f} ms CPU/move "
-        f"{m.get('cpu_pct_of_core', 0):5.1f}% {m.get('rss_mb_peak', 0):4.0f} MB  "
-        if m
-        else ""
-    )
+
+    def pct(role):
+        return u.get(role, {}).get("cpu_pct_of_core", 0)
+
+    webs = f"{d.get('processes', 0)} processes " if d.get("processes", 0) > 1 else ""
+    n = u.get("redis", {}).get("foreign_clients_active")
+    foreign = f"(and {n} clients not the site's) " if n else ""
     return (
         f"{name:<22} {r['sockets']:5d} sockets  {r['moves_per_s']:7.1f} moves/s  "
         f"p50 {r['p50_ms']:6.1f}  p95 {r['p95_ms']:6.1f}  p99 {r['p99_ms']:7.1f} ms  "
         f"errors {r['errors']}  missed {r.get('updates_missed', 0)}  "
-        f"daphne {r.get('daphne_cpu_ms_per_move', 0):.1f} ms CPU/move  "
-        f"daphne {d.get('cpu_pct_of_core', 0):5.1f}% {d.get('rss_mb_peak', 0):5.0f} MB  "
-        f"{moving}"
-        f"worker {w.get('cpu_pct_of_core', 0):4.1f}%  {reviews}harness {u['harness_cpu']:5.1f}%  "
-        f"postgres {u.get('postgres', {}).get('cpu_pct_of_core', 0):4.1f}%  "
-        f"redis {u.get('redis', {}).get('cpu_pct_of_core', 0):4.1f}%  "
+        f"daphne {webs}{pct('daphne'):5.1f}% {d.get('rss_mb_peak', 0):5.0f} MB  "
+        f"worker {pct('worker'):4.1f}%  {reviews}beat {pct('beat'):3.1f}%  "
+        f"postgres {pct('postgres'):4.1f}%  redis {pct('redis'):4.1f}%  {foreign}"
+        f"other {pct('other'):3.1f}%  harness {u['harness_cpu']:5.1f}%  "
         f"machine {u['machine']['cpu_pct_of_all_cores']:5.1f}%  "
         f"harness lag p99 {r.get('harness_loop_lag_p99_ms', 0):.0f}"
         f" max {r.get('harness_loop_lag_max_ms', 0):.0f} ms  "
         f"load {r['loadavg_before']} -> {r['loadavg_after']}"
+        + (
+            f"\n   CPU per move (ms): server {ms['server']:.2f} = daphne {ms['daphne']:.2f}"
+            f" + workers {ms['workers']:.2f} + beat {ms['beat']:.2f}"
+            f" + postgres {ms['postgres']:.2f} + redis {ms['redis']:.2f}"
+            f" + other {ms['other']:.2f} (harness apart: {r.get('harness_cpu_ms_per_move', 0):.2f})"
+            if ms
+            else ""
+        )
         + (
             f"\n   bytes a player receives for one move (its event, own part or full frame):"
             f" p50 {r['viewer_bytes_per_move_p50']}  p95 {r['viewer_bytes_per_move_p95']};"
@@ -311,7 +318,7 @@ def report_line(name, r) -> str:
     )
 
 
-def measure(kind, scenario, args, stack, ports, results, sat_tables=None):
+def measure(kind, scenario, args, stack, ports, results, services, sat_tables=None):
     import psutil
 
     rec = Recorder()
@@ -337,7 +344,9 @@ def measure(kind, scenario, args, stack, ports, results, sat_tables=None):
     )  # fmt: skip
     groups = stack.processes()
     groups["harness"] = [psutil.Process()]
-    meter = procs.Meter(groups, more=stack.processes)  # move processes start with a socket
+    # daphne's children, if it has any, may start with a socket; PostgreSQL's backends with a
+    # connection
+    meter = procs.Meter(groups, more=stack.processes, services=services)
     logs_at = procs.log_offsets(stack.log_dir)
     r = asyncio.run(scenario_run(players, rec, meter, args))
     if kind == "site":
@@ -350,13 +359,14 @@ def measure(kind, scenario, args, stack, ports, results, sat_tables=None):
     r.update(kind=kind, scenario=scenario, tables=n, rate=rate, think=think, webs=len(ports))
     if scenario == "rate":
         r["jitter"] = args.jitter
-    daphne = r["usage"].get("daphne", {}).get("cpu_pct_of_core", 0.0)
-    moving = r["usage"].get("moves", {}).get("cpu_pct_of_core", 0.0)
+    cpu_s = r["usage"].pop("cpu_s", {})
+    # CPU time per move: less sensitive to a busy machine than moves per second; each group's
+    # (daphne with any child it has, the workers, PostgreSQL's share, Redis) and the server's
+    r["cpu_ms_per_move"] = cpu.per_move(cpu_s, r["moves"])
     if r["moves"]:
-        # CPU time of daphne per move: less sensitive to a busy machine than moves per second;
-        # its move processes' apart, and the two together
-        r["daphne_cpu_ms_per_move"] = round(daphne * 10 * r["seconds"] / r["moves"], 2)
-        r["moves_cpu_ms_per_move"] = round(moving * 10 * r["seconds"] / r["moves"], 2)
+        r["daphne_cpu_ms_per_move"] = r["cpu_ms_per_move"]["daphne"]
+        r["server_cpu_ms_per_move"] = r["cpu_ms_per_move"]["server"]
+        r["harness_cpu_ms_per_move"] = round(1000 * cpu_s.get("harness", 0.0) / r["moves"], 2)
     if scenario == "idle":
         r["heartbeat_s"] = hb
         r["heartbeat_quiet_s"] = args.heartbeat_quiet if hb else 0.0
@@ -406,6 +416,7 @@ def main(argv=None):
     results = []
     print(f"load average at the start: {loadavg()}  ({os.cpu_count()} cores)", flush=True)
     accounts.django_setup(env)
+    services = procs.Services(args.database_url, args.redis_url)
     for kind in kinds:
         stack = procs.Stack(env=dict(env), log_dir=log_dir)
         try:
@@ -423,13 +434,24 @@ def main(argv=None):
                 if kind == "bare" and scenario == "idle":
                     continue
                 for n in args.sat_tables if scenario == "saturate" else [None]:
-                    measure(kind, scenario, args, stack, ports, results, sat_tables=n)
+                    measure(kind, scenario, args, stack, ports, results, services, sat_tables=n)
         finally:
             stack.stop()
+    services.close()
     ratio = ratios_print(results)
+    cpu_ratio = cpu.server_ratios(results)
+    for name, c in cpu_ratio.items():
+        print(
+            f"server CPU per move (harness excluded), {name}: site {c['site_ms']:.2f} ms,"
+            f" bare {c['bare_ms']:.2f} ms, site / bare {c['ratio']}"
+        )
     print(f"load average at the end: {loadavg()}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"results": results, "ratio": ratio}, indent=1))
+        Path(args.json).write_text(
+            json.dumps(
+                {"results": results, "ratio": ratio, "server_cpu_per_move": cpu_ratio}, indent=1
+            )
+        )
 
 
 if __name__ == "__main__":

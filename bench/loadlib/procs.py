@@ -6,6 +6,10 @@ commands (deploy/programs.conf) one by one instead, without supervisord, so that
 harness can kill -9 a process and see it stay dead until it restarts it. ``daphne_start`` serves
 an application (bench/bare) with daphne.
 Every process is started here in its own session and stopped by its own pid.
+
+``Stack.processes`` finds the server's processes by walking the tree under the ones started here
+and knows each by what it runs (bench/loadlib/cpu.py); ``Services`` finds PostgreSQL's processes
+(by whom they serve) and Redis's; ``Meter`` sums their CPU over a measured window.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+
+from bench.loadlib import cpu
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
@@ -210,38 +216,10 @@ class Stack:
     # --- looking at them ------------------------------------------------------------------------
 
     def processes(self) -> dict[str, list[psutil.Process]]:
-        """Every live process by role, supervisord's children sorted by their command lines."""
-        out: dict[str, list[psutil.Process]] = {}
-        for role, procs in self.popen.items():
-            for p in procs:
-                try:
-                    root = psutil.Process(p.pid)
-                    family = [root, *root.children(recursive=True)]
-                except psutil.NoSuchProcess:
-                    continue
-                for q in family:
-                    try:
-                        cmd = " ".join(q.cmdline())
-                    except psutil.Error:
-                        continue
-                    if "multiprocessing.spawn" in cmd:
-                        kind = "moves"  # daphne's move processes (games.sockets)
-                    elif "daphne" in cmd:
-                        kind = "daphne"
-                    elif "celery" in cmd and "-Q reviews" in cmd:
-                        kind = "reviews"  # the hands' reviews' worker (deploy/programs.conf)
-                    elif "celery" in cmd and " worker" in cmd:
-                        kind = "worker"
-                    elif "celery" in cmd and " beat" in cmd:
-                        kind = "beat"
-                    elif "redis-server" in cmd:
-                        kind = "redis"
-                    elif role == "run":
-                        continue  # supervisord, announce
-                    else:
-                        kind = role
-                    out.setdefault(kind, []).append(q)
-        return out
+        """Every live process under the ones started here, by kind (bench/loadlib/cpu.py): found
+        by walking each started process's tree, whatever sits at its top (bin/run and
+        supervisord, a shell, daphne itself), and known by what it runs."""
+        return processes_under([p.pid for ps in self.popen.values() for p in ps])
 
     # --- stopping -------------------------------------------------------------------------------
 
@@ -277,30 +255,153 @@ def _stop(p: subprocess.Popen, sig, timeout: float) -> None:
             pass
 
 
-def services_find() -> dict[str, list[psutil.Process]]:
-    """PostgreSQL's processes (every backend, whichever database) and redis-server's: the
-    machine's, shared with anything else that uses them while a run measures."""
-    found: dict[str, list[psutil.Process]] = {"postgres": [], "redis": []}
-    for p in psutil.process_iter(["name"]):
-        name = p.info["name"] or ""
-        if name.startswith("postgres"):
-            found["postgres"].append(p)
-        elif name.startswith("redis-server"):
-            found["redis"].append(p)
-    return found
+def processes_under(roots: list[int]) -> dict[str, list[psutil.Process]]:
+    """The processes under ``roots`` (themselves included) by kind."""
+    found: dict[int, psutil.Process] = {}
+    table: dict[int, tuple[int, list[str], str]] = {}
+    for pid in roots:
+        try:
+            root = psutil.Process(pid)
+            family = [root, *root.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            continue
+        for q in family:
+            try:
+                with q.oneshot():
+                    table[q.pid] = (q.ppid(), q.cmdline(), q.name())
+            except psutil.Error:
+                continue
+            found[q.pid] = q
+    out: dict[str, list[psutil.Process]] = {}
+    for pid, kind in cpu.kinds(table, roots).items():
+        out.setdefault(kind, []).append(found[pid])
+    return out
+
+
+class Services:
+    """PostgreSQL's processes, each by whom it serves (cpu.postgres_roles), and the Redis
+    server's, found through the bench's own database and Redis URLs: PostgreSQL's backends by
+    ``pg_stat_activity`` (the postmaster is the parent of the harness's own backend), Redis by
+    ``INFO server``'s process_id. Looked at again at each sample: a backend starts with each
+    connection, and the site renews its connections (CONN_MAX_AGE)."""
+
+    def __init__(self, database_url: str, redis_url: str):
+        import environ
+
+        config = environ.Env.db_url_config(database_url)
+        self.database = config["NAME"]
+        self.params = {
+            "host": config.get("HOST") or None,
+            "port": config.get("PORT") or None,
+            "user": config.get("USER") or None,
+            "password": config.get("PASSWORD") or None,
+        }
+        self.redis_url = redis_url
+        self.conn = None
+        self.postmaster: psutil.Process | None = None
+
+    def _pg(self):
+        import psycopg
+
+        if self.conn is None or self.conn.closed:
+            # on the "postgres" database: the harness's own backend never counts as the bench's
+            self.conn = psycopg.connect(dbname="postgres", autocommit=True, **self.params)
+            pid = self.conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+            self.postmaster = psutil.Process(pid).parent()
+        return self.conn
+
+    def find(self) -> dict[str, list[psutil.Process]]:
+        out: dict[str, list[psutil.Process]] = {"pg_bench": [], "pg_other": [], "pg_shared": []}
+        try:
+            conn = self._pg()
+            rows = conn.execute("SELECT pid, datname, client_port FROM pg_stat_activity").fetchall()
+            own = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        except Exception:  # noqa: BLE001  (PostgreSQL not on this machine: no figure)
+            rows, own = [], None
+        if self.postmaster is not None:
+            harness_ports = {
+                c.laddr.port for c in psutil.Process().net_connections("tcp") if c.laddr
+            }
+            excluded = {own} | {pid for pid, _, port in rows if port in harness_ports}
+            try:
+                children = [c.pid for c in self.postmaster.children()]
+            except psutil.Error:
+                children = []
+            roles = cpu.postgres_roles(
+                [(pid, datname) for pid, datname, _ in rows],
+                self.postmaster.pid,
+                children,
+                self.database,
+                excluded,
+            )
+            for pid, role in roles.items():
+                try:
+                    out[role].append(self.postmaster if pid == self.postmaster.pid else
+                                     psutil.Process(pid))  # fmt: skip
+                except psutil.Error:
+                    pass
+        try:
+            import redis
+
+            with redis.Redis.from_url(self.redis_url) as client:
+                out["redis"] = [psutil.Process(int(client.info("server")["process_id"]))]
+        except Exception:  # noqa: BLE001  (Redis not on this machine: no figure)
+            pass
+        return out
+
+    def redis_foreign(self, pids: list[int], window_s: float) -> int | None:
+        """How many of Redis's clients that are not ``pids``'s (the server's and the harness's
+        processes) sent it a command within the window (cpu.redis_foreign), or None when Redis
+        cannot be asked."""
+        ours: set[int] = set()
+        for pid in pids:
+            try:
+                ours |= {c.laddr.port for c in psutil.Process(pid).net_connections("tcp")}
+            except psutil.Error:
+                pass
+        try:
+            import redis
+
+            with redis.Redis.from_url(self.redis_url) as client:
+                entries = client.client_list()
+                me = client.client_id()
+        except Exception:  # noqa: BLE001
+            return None
+        return cpu.redis_foreign([c for c in entries if int(c["id"]) != me], ours, window_s)
+
+    def exited_children_cpu(self) -> float:
+        """CPU seconds of the postmaster's children that have exited (and been reaped) since
+        the postmaster started."""
+        try:
+            t = self.postmaster.cpu_times()
+            return t.children_user + t.children_system
+        except (psutil.Error, AttributeError):
+            return 0.0
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
 
 
 class Meter:
-    """CPU (share of one core) and memory of process groups over a window."""
+    """CPU (seconds, and share of one core) and memory of process groups over a window.
 
-    def __init__(self, groups: dict[str, list[psutil.Process]], more=None):
-        self.groups = groups
-        self.more = more  # () -> more groups, looked at like the services (daphne's children)
+    ``groups``: role -> processes at the start; ``more`` (() -> the same) is looked at again at
+    each sample, and so are ``services`` (PostgreSQL and Redis): a process that appears within
+    the window counts from its start, one that exits keeps the CPU it had at the last look.
+    """
+
+    def __init__(self, groups: dict[str, list[psutil.Process]], more=None, services=None):
+        self.groups = {role: list(ps) for role, ps in groups.items()}
+        self.more = more
+        self.services: Services | None = services
         self.t0 = 0.0
         self.cpu0: dict[int, float] = {}
         self.cpu_last: dict[int, float] = {}
+        self.gone: set[int] = set()  # exited within the window
         self.wall0 = 0.0
         self.peak_rss: dict[str, float] = {}
+        self.names: dict[int, str] = {}
 
     def _cpu(self, p: psutil.Process) -> float:
         """The process's CPU time now, or as last read once it has exited (a database backend
@@ -309,38 +410,49 @@ class Meter:
             t = p.cpu_times()
             self.cpu_last[p.pid] = t.user + t.system
         except psutil.Error:
-            pass
+            self.gone.add(p.pid)
         return self.cpu_last.get(p.pid, 0.0)
 
     def begin(self) -> None:
-        # the servers the site stands on, found now and at each sample: PostgreSQL starts a
-        # backend per connection, and the site's connections are renewed (CONN_MAX_AGE)
-        self.groups.update(services_find())
         self.t0, self.wall0 = time.monotonic(), time.time()
-        self.cpu0 = {p.pid: self._cpu(p) for ps in self.groups.values() for p in ps}
-        self._services_join()
+        for ps in self.groups.values():
+            for p in ps:
+                self.cpu0[p.pid] = self._cpu(p)
+                try:
+                    self.names[p.pid] = " ".join(p.cmdline())[:100] or p.name()
+                except psutil.Error:
+                    pass
+        self._join()
+        self.pg_children0 = self.services.exited_children_cpu() if self.services else 0.0
         self.system0 = psutil.cpu_times()
 
-    def _services_join(self) -> None:
-        """Add the PostgreSQL and Redis processes (and ``more``'s) started since the last look;
+    def _join(self) -> None:
+        """Add the processes (``more``'s, PostgreSQL's, Redis's) started since the last look;
         one started within the window counts from nothing."""
-        looked = services_find()
+        looked: dict[str, list[psutil.Process]] = {}
         if self.more is not None:
-            looked.update({role: ps for role, ps in self.more().items() if role not in looked})
+            looked.update(self.more())
+        if self.services is not None:
+            known = {p.pid for ps in looked.values() for p in ps}
+            for role, ps in self.services.find().items():
+                # a Redis server started under the harness is already one of its processes
+                looked.setdefault(role, []).extend(p for p in ps if p.pid not in known)
+        tracked = {p.pid for ps in self.groups.values() for p in ps}
         for role, found in looked.items():
-            known = {p.pid for p in self.groups.get(role, [])}
             for p in found:
-                if p.pid in known:
+                if p.pid in tracked:
                     continue
                 try:
                     started_within = p.create_time() >= self.wall0
+                    self.names[p.pid] = " ".join(p.cmdline())[:100] or p.name()
                 except psutil.Error:
                     continue
                 self.cpu0[p.pid] = 0.0 if started_within else self._cpu(p)
                 self.groups.setdefault(role, []).append(p)
+                tracked.add(p.pid)
 
     def sample(self) -> None:
-        self._services_join()
+        self._join()
         for role, ps in self.groups.items():
             rss = 0
             for p in ps:
@@ -355,13 +467,55 @@ class Meter:
         self.sample()
         wall = time.monotonic() - self.t0
         out = {}
+        cpu_s = {}
         for role, ps in self.groups.items():
-            cpu = sum(self._cpu(p) - self.cpu0.get(p.pid, 0.0) for p in ps)
+            cpu_s[role] = sum(self._cpu(p) - self.cpu0.get(p.pid, 0.0) for p in ps)
             out[role] = {
-                "cpu_pct_of_core": round(100 * cpu / wall, 1),
+                "cpu_s": round(cpu_s[role], 3),
+                "cpu_pct_of_core": round(100 * cpu_s[role] / wall, 1),
                 "rss_mb_peak": round(self.peak_rss.get(role, 0), 1),
                 "processes": len(ps),
             }
+            if role in ("daphne", "worker", "reviews", "beat", "other"):
+                out[role]["per_process"] = [
+                    {
+                        "pid": p.pid,
+                        "command": self.names.get(p.pid, ""),
+                        "cpu_s": round(
+                            self.cpu_last.get(p.pid, 0.0) - self.cpu0.get(p.pid, 0.0), 3
+                        ),
+                        "exited": p.pid in self.gone,
+                    }
+                    for p in ps
+                ]
+        if self.services is not None:
+            # what the postmaster's children that exited within the window spent and was not
+            # seen at a sample: backends that came and went between two looks, the last moments
+            # of those seen
+            reaped = self.services.exited_children_cpu() - self.pg_children0
+            seen = sum(
+                self.cpu_last.get(p.pid, 0.0)
+                for role in ("pg_bench", "pg_other", "pg_shared")
+                for p in self.groups.get(role, [])
+                if p.pid in self.gone
+            )
+            unseen = max(0.0, reaped - seen)
+            bench, other = cpu_s.get("pg_bench", 0.0), cpu_s.get("pg_other", 0.0)
+            shared = cpu_s.get("pg_shared", 0.0) + unseen
+            cpu_s["postgres"] = cpu.postgres_share(bench, other, shared)
+            out["postgres"] = {
+                "cpu_s": round(cpu_s["postgres"], 3),
+                "cpu_pct_of_core": round(100 * cpu_s["postgres"] / wall, 1),
+                "rss_mb_peak": round(self.peak_rss.get("pg_bench", 0), 1),
+                "processes": len(self.groups.get("pg_bench", [])),
+                "bench_backends_s": round(bench, 3),
+                "other_backends_s": round(other, 3),
+                "shared_s": round(cpu_s.get("pg_shared", 0.0), 3),
+                "exited_unseen_s": round(unseen, 3),
+            }
+        if self.services is not None and "redis" in out:
+            server = [p.pid for role, ps in self.groups.items() if role[:3] != "pg_" for p in ps]
+            out["redis"]["foreign_clients_active"] = self.services.redis_foreign(server, wall)
         s1 = psutil.cpu_times()
 
         def busy(t):
@@ -377,6 +531,7 @@ class Meter:
             ),
             "cores": psutil.cpu_count(),
         }
+        out["cpu_s"] = {role: round(v, 3) for role, v in cpu_s.items()}
         return out
 
 
