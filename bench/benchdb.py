@@ -1,4 +1,4 @@
-"""What the one-process move benchmarks share (play_bench.py, socket_move_bench.py): Django set
+"""What the one-process benchmarks share (socket_move_bench.py, review_bench.py, move_path.py): Django set
 up for a bench, a throwaway test database, and a dealt table of four players.
 
 Import it after putting the repository root on sys.path and before anything imports Django's

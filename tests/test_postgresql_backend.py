@@ -6,7 +6,7 @@ import pytest
 from django.db import OperationalError, close_old_connections, connection
 
 from okeysite.postgresql import base
-from tests.games.test_concurrency import pytestmark as concurrency_marks
+from tests.games.table.test_concurrency import pytestmark as concurrency_marks
 
 pytestmark = concurrency_marks  # PostgreSQL, real transactions
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.models import Hand
 from okeysite.celery import app as celery_app
 from tests.games.conftest import fixed_seed, game_started, table_full, users
-from tests.games.test_reviews import play_hand_as_bots
+from tests.games.review.test_reviews import play_hand_as_bots
 
 __all__ = ["fixed_seed", "users"]  # fixtures shared with tests/games
 

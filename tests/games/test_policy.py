@@ -17,8 +17,7 @@ from games.lobby.forms import TableForm
 from games.models import Hand, Table
 from games.policy import TablePolicy, options_split, options_stored, table_choices
 from games.table.create import table_create
-
-from .helpers import current_hand, discard_first, hand_state
+from tests.games.helpers import current_hand, discard_first, hand_state
 
 # docs/rules.md, "Table options": bots may fill empty seats on, private off; bots play well
 DOCUMENTED_RULES = {

@@ -13,8 +13,7 @@ from django.utils import timezone
 from games.models import Game
 from games.table.seats import deadline_rearm
 from games.timers.sweep import table_due
-
-from .helpers import current_hand
+from tests.games.helpers import current_hand
 
 
 def later(seconds: float = 86400):

@@ -11,9 +11,8 @@ from games.lobby.quick import table_quick_join
 from games.models import Seat, Table
 from games.table.create import table_create
 from games.table.lifecycle import game_start, table_start
-
-from .conftest import game_started, table_full
-from .helpers import version_of
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import version_of
 
 pytestmark = pytest.mark.django_db
 

@@ -9,12 +9,11 @@ from games.models import Move
 from games.table.moves import move_submit
 from games.timers.sweep import table_due
 from games.timers.timeouts import turn_due_play
-
-from .conftest import game_started, table_full
-from .helpers import hand_state, version_of
-from .test_concurrency import pytestmark as concurrency_marks
-from .test_concurrency import race
-from .timing import deadline_of
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import hand_state, version_of
+from tests.games.table.test_concurrency import pytestmark as concurrency_marks
+from tests.games.table.test_concurrency import race
+from tests.games.timing import deadline_of
 
 pytestmark = concurrency_marks
 

@@ -13,10 +13,9 @@ from games.table.moves import move_submit
 from games.table.results import game_results_record
 from games.timers.sweep import table_due
 from games.timers.tasks import deadline_due_task
-
-from .conftest import game_started, table_full
-from .helpers import hand_state, version_of
-from .test_services_moves import state_set
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import hand_state, version_of
+from tests.games.table.test_moves import state_set
 
 pytestmark = pytest.mark.django_db
 

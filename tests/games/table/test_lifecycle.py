@@ -15,9 +15,8 @@ from games.table.changes import table_bump, table_lock
 from games.table.deadlines import NEXT_HAND_SECONDS, deadline_of
 from games.table.lifecycle import hand_end, table_shut, table_start
 from games.timers.sweep import table_due
-
-from .conftest import game_started, table_full
-from .helpers import current_hand, hand_state
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import current_hand, hand_state
 
 pytestmark = pytest.mark.django_db
 

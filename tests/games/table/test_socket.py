@@ -18,13 +18,13 @@ from games import engine
 from games.invites.services import invite_cancel, invite_create
 from games.realtime.sockets import CLOSE_FLOOD, FLOOD_LIMIT
 from games.routing import websocket_urlpatterns
+from games.table import render
 from games.table.create import table_create
 from games.table.lifecycle import game_start, table_start
 from games.table.publish import messages_asend
 from games.table.seats import seat_take
-
-from .conftest import game_started, table_full
-from .helpers import hand_state, random_move, version_of
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import hand_state, random_move, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
@@ -526,35 +526,43 @@ async def test_a_lost_event_shows_as_a_gap_and_a_sync_heals_it(users, fixed_seed
         await sock.disconnect()
 
 
-async def invite_states(sock) -> list[str]:
-    """The states the manager's list of invites shows, in the last full frame."""
-    frame = next(f for f in reversed(await frames_of(sock)) if kind_of(f) == "full")
-    return re.findall(r'<span class="invite-state">([^<]+)</span>', frame)
+def views_rendered(monkeypatch) -> list:
+    """Every table view rendered whole (the socket's frames and the publish's), as built."""
+    seen = []
+    frame_full = render.frame_full
+
+    def recorded(view, **kwargs):
+        seen.append(view)
+        return frame_full(view, **kwargs)
+
+    monkeypatch.setattr(render, "frame_full", recorded)
+    monkeypatch.setattr("games.table.publish.frame_full", recorded)
+    return seen
 
 
-def invited(table):
-    """The manager invites a partner into seat 3; the invite is sent (its e-mail on commit)."""
-    invite_create(table_id=table.pk, inviter=table.manager, email="esin@example.com", seat_index=2)
+def seat_choices(view) -> list[str]:
+    return [str(c["label"]) for c in view.invites["choices"]]
 
 
 @run_async
-async def test_the_managers_invites_come_in_the_pages_language(users):
-    """A Turkish player's tab in English: the invite list's words are English on connecting
-    and after a seat is taken (the view is built in the tab's language, not only rendered in
-    it: some of its words are chosen as it is built)."""
+async def test_a_tabs_table_is_built_in_the_tabs_language(users, monkeypatch):
+    """A Turkish manager's tab in English: the invite panel's seats are named in English in the
+    view the socket builds (its words are chosen as it is built, not only rendered)."""
+    views = views_rendered(monkeypatch)
     table = await sync_to_async(table_create)(manager=users[0], options={"mode": "esli"})
-    await sync_to_async(invited)(table)
     sock = await connect(table, users[0])  # ?lang=en; the manager's profile says Turkish
-    assert await invite_states(sock) == ["sent"]
-    await sync_to_async(seat_take)(table_id=table.pk, user=users[1], index=1)
-    assert await invite_states(sock) == ["sent"]
+    await frames_of(sock)
+    assert seat_choices(views[-1]) == [
+        "seat 2 (an opponent)", "seat 3 (your partner)", "seat 4 (an opponent)"
+    ]  # fmt: skip
     await sock.disconnect()
 
 
 @run_async
-async def test_an_english_players_frame_after_a_seat_is_taken_is_in_english(users):
+async def test_a_players_table_after_a_seat_is_taken_is_built_in_their_language(users, monkeypatch):
     """The whole table sent to a player's own group after a change of the table's life is
-    built in the player's language (their profile's)."""
+    built in their profile's language, not the site's default."""
+    views = views_rendered(monkeypatch)
 
     def english(user):
         user.profile.language = "en"
@@ -562,9 +570,14 @@ async def test_an_english_players_frame_after_a_seat_is_taken_is_in_english(user
 
     await sync_to_async(english)(users[0])
     table = await sync_to_async(table_create)(manager=users[0], options={"mode": "esli"})
-    await sync_to_async(invited)(table)
     sock = await connect(table, users[0])
     await frames_of(sock)
+    del views[:]
     await sync_to_async(seat_take)(table_id=table.pk, user=users[1], index=1)
-    assert await invite_states(sock) == ["sent"]
+    await frames_of(sock)
+    managers = [v for v in views if v.me == 0]
+    assert managers and seat_choices(managers[0]) == [
+        "seat 3 (your partner)",
+        "seat 4 (an opponent)",
+    ]
     await sock.disconnect()

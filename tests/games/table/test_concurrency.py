@@ -13,9 +13,8 @@ from games.models import Hand, Move
 from games.table.changes import table_lock
 from games.table.moves import MoveOutcome, move_submit
 from games.table.store import move_rows_lock
-
-from .conftest import game_started, table_full
-from .helpers import hand_state, version_of
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import hand_state, version_of
 
 pytestmark = [
     pytest.mark.postgres,

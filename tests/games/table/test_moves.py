@@ -18,8 +18,7 @@ from games.table.publish import (
 )
 from games.table.render import own_html
 from games.table.results import game_results_record
-
-from .helpers import current_hand, deadline_tasks_patch, hand_state, version_of
+from tests.games.helpers import current_hand, deadline_tasks_patch, hand_state, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -300,7 +299,7 @@ def test_a_claimed_seat_must_be_the_users_own(playing, users):
 
 
 def test_no_hand_before_the_deal(users):
-    from .conftest import table_full
+    from tests.games.conftest import table_full
 
     table = table_full(users)
     with pytest.raises(ServiceError) as e:
@@ -420,7 +419,7 @@ def test_a_hand_with_an_empty_stock_is_void_and_redealt_by_the_same_player(
 def test_the_last_hand_ends_the_game_with_places_and_rating_points(
     users, fixed_seed, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from .conftest import game_started, table_full
+    from tests.games.conftest import game_started, table_full
 
     scheduled, ending, lobby = [], [], []
     sent = {"next": scheduled, "end": ending}
@@ -462,7 +461,7 @@ def test_the_last_hand_ends_the_game_with_places_and_rating_points(
 def test_the_game_end_is_shown_with_places(client, users, fixed_seed):
     from django.urls import reverse
 
-    from .conftest import game_started, table_full
+    from tests.games.conftest import game_started, table_full
 
     table = game_started(table_full(users, hand_limit=1))
     state_set(table, rack_of=(0, MELD_RACK), indicator=parse_tile("B9"), okey=parse_tile("B10"))

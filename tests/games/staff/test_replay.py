@@ -8,9 +8,8 @@ from games import engine
 from games.models import Hand
 from games.table.lifecycle import hand_next
 from games.table.moves import move_submit
-
-from .conftest import game_started, table_full
-from .helpers import current_hand, hand_state, random_move, version_of
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import current_hand, hand_state, random_move, version_of
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,8 @@ from games.models import Game, Hand, Seat, Table
 from games.table.create import table_create
 from games.table.lifecycle import game_start, table_start
 from games.table.seats import seat_leave, seat_take
-
-from .conftest import game_started, table_full
-from .helpers import current_hand, deadline_tasks_patch, version_of
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import current_hand, deadline_tasks_patch, version_of
 
 pytestmark = pytest.mark.django_db
 

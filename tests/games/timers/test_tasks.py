@@ -10,10 +10,9 @@ from games.table.bots import bot_table_create
 from games.table.lifecycle import game_start, table_start
 from games.timers.tasks import deadline_due_task
 from games.timers.timeouts import turn_due_play
-
-from .conftest import table_full
-from .helpers import deadline_tasks_patch, discard_first, version_of
-from .timing import deadline_of, later, turn_due_in
+from tests.games.conftest import table_full
+from tests.games.helpers import deadline_tasks_patch, discard_first, version_of
+from tests.games.timing import deadline_of, later, turn_due_in
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,8 @@ from games.table.deadlines import AWAY_SECONDS
 from games.table.moves import move_submit
 from games.table.seats import deadline_rearm, seat_back
 from games.timers.timeouts import turn_due_play
-
-from .helpers import current_hand, discard_first, hand_state, version_of
-from .timing import deadline_of, later
+from tests.games.helpers import current_hand, discard_first, hand_state, version_of
+from tests.games.timing import deadline_of, later
 
 pytestmark = pytest.mark.django_db
 

@@ -12,10 +12,9 @@ from games.table.moves import move_submit
 from games.table.publish import move_event
 from games.table.reads import MoveEvent
 from games.table.store import move_save
-
-from .conftest import game_started, table_full
-from .helpers import hand_state, move_random, random_move, version_of
-from .test_concurrency import pytestmark as concurrency_marks
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import hand_state, move_random, random_move, version_of
+from tests.games.table.test_concurrency import pytestmark as concurrency_marks
 
 pytestmark = concurrency_marks  # PostgreSQL, real transactions
 

@@ -13,11 +13,11 @@ from django.test import override_settings
 
 from games.engine import format_tile
 from games.table.moves import move_submit
+from games.timers import tasks as worker_tasks
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import hand_state, version_of
+from tests.games.table.test_socket import connect, kind_of, run_async, split_frame
 from tests.test_worker_redis_restart import own_redis  # noqa: F401 (a fixture)
-
-from .conftest import game_started, table_full
-from .helpers import hand_state, version_of
-from .test_consumers import connect, kind_of, run_async, split_frame
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
@@ -105,7 +105,9 @@ async def test_a_worker_that_starts_again_has_the_pages_check_their_tables(
     watcher = socks[(state.turn + 1) % 4]
     assert await watcher.receive_nothing(timeout=0.5)
 
-    await sync_to_async(worker_process_init.send)(sender=None)  # the worker's new process
+    # the worker's new process: its task modules are loaded (worker_tasks connects the handler)
+    assert worker_tasks.tables_heal_ask in [r() for _key, r in worker_process_init.receivers]
+    await sync_to_async(worker_process_init.send)(sender=None)
     frame = await frame_within(watcher, 3)
     assert frame is not None and split_frame(frame)[2] == version + 1
     for sock in socks:

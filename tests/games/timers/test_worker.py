@@ -21,11 +21,10 @@ from games.table.lifecycle import table_start
 from games.table.moves import move_submit
 from games.table.seats import seat_leave, seat_take
 from games.timers.tasks import deadline_due_task, sweep_task
-
-from .helpers import discard_first, hand_state, version_of
-from .test_services_moves import state_set
-from .test_tasks_game_end import duz_example, esli_example
-from .timing import turn_due_in, wait_until
+from tests.games.helpers import discard_first, hand_state, version_of
+from tests.games.table.test_moves import state_set
+from tests.games.timers.test_tasks_game_end import duz_example, esli_example
+from tests.games.timing import turn_due_in, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 

@@ -10,9 +10,8 @@ from django.utils import timezone
 from games import engine
 from games.models import Hand, HandReview, Invite
 from games.table.moves import move_submit
-
-from .conftest import game_started, table_full
-from .helpers import current_hand, hand_state
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import current_hand, hand_state
 
 pytestmark = pytest.mark.django_db
 

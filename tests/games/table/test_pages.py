@@ -8,9 +8,8 @@ from games import engine
 from games.models import Table
 from games.table.create import table_create
 from games.table.moves import move_submit
-
-from .conftest import game_started, table_full
-from .helpers import current_hand, hand_state, version_of
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import current_hand, hand_state, version_of
 
 pytestmark = pytest.mark.django_db
 

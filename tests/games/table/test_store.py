@@ -17,9 +17,8 @@ from games.names import player_name
 from games.table.bots import bot_add
 from games.table.moves import move_submit
 from games.table.store import move_rows_lock
-
-from .conftest import game_started, table_full
-from .helpers import hand_state, random_move, version_of
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import hand_state, random_move, version_of
 
 pytestmark = [
     pytest.mark.postgres,

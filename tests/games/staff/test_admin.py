@@ -21,10 +21,9 @@ from games.table.create import table_create
 from games.table.lifecycle import hand_next, table_start
 from games.table.moves import move_submit
 from games.timers.sweep import table_due
-
-from .conftest import game_started, table_full
-from .helpers import current_hand, hand_state, version_of
-from .plans import plan_move
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import current_hand, hand_state, version_of
+from tests.games.plans import plan_move
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,8 @@ from games.models import Table
 from games.table.create import table_create
 from games.table.moves import move_submit
 from games.table.seats import seat_take
-
-from .conftest import game_started
-from .helpers import hand_state
+from tests.games.conftest import game_started
+from tests.games.helpers import hand_state
 
 pytestmark = pytest.mark.django_db
 

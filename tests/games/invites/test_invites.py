@@ -17,8 +17,7 @@ from games.table.bots import bot_add
 from games.table.create import table_create
 from games.table.lifecycle import table_start
 from games.table.seats import seat_leave, seat_take
-
-from .helpers import version_of
+from tests.games.helpers import version_of
 
 pytestmark = pytest.mark.django_db
 

@@ -21,11 +21,10 @@ from games.table.moves import move_submit
 from games.table.seats import seat_leave, seat_take
 from games.timers.sweep import table_due
 from games.timers.timeouts import turn_due_play
-
-from .conftest import table_full
-from .helpers import current_hand, hand_state, version_of
-from .test_services_moves import MELD_RACK, state_set
-from .timing import deadline_of, later, run_due
+from tests.games.conftest import table_full
+from tests.games.helpers import current_hand, hand_state, version_of
+from tests.games.table.test_moves import MELD_RACK, state_set
+from tests.games.timing import deadline_of, later, run_due
 
 pytestmark = pytest.mark.django_db
 

@@ -14,11 +14,16 @@ from games.timers import sweep
 from games.timers.sweep import SWEEP_GRACE, sweep_run
 from games.timers.tasks import deadline_due_task, sweep_task
 from games.timers.timeouts import turn_due_play
-
-from .conftest import table_full
-from .helpers import current_hand, deadline_tasks_patch, discard_first, hand_state, version_of
-from .test_services_moves import state_set
-from .timing import deadline_of, later
+from tests.games.conftest import table_full
+from tests.games.helpers import (
+    current_hand,
+    deadline_tasks_patch,
+    discard_first,
+    hand_state,
+    version_of,
+)
+from tests.games.table.test_moves import state_set
+from tests.games.timing import deadline_of, later
 
 pytestmark = pytest.mark.django_db
 

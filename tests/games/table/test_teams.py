@@ -15,10 +15,9 @@ from games.table.lifecycle import hand_next
 from games.table.moves import move_submit
 from games.table.reads import table_rows, table_view
 from games.table.results import game_results_record
-
-from .conftest import game_started, table_full
-from .helpers import current_hand, hand_state, version_of
-from .plans import plan_move
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import current_hand, hand_state, version_of
+from tests.games.plans import plan_move
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,10 @@ from games.staff.services import hand_void_redeal
 from games.table.create import table_create
 from games.table.moves import MoveOutcome, move_submit
 from games.table.seats import seat_take
-
-from .conftest import game_started, table_full
-from .helpers import hand_state, version_of
-from .test_concurrency import pytestmark as _pg_marks
-from .test_concurrency import race
+from tests.games.conftest import game_started, table_full
+from tests.games.helpers import hand_state, version_of
+from tests.games.table.test_concurrency import pytestmark as _pg_marks
+from tests.games.table.test_concurrency import race
 
 pytestmark = _pg_marks
 
