@@ -232,10 +232,10 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # it by default): its change commits, and should its message come back it finds the table moved
 # on and does nothing (games.timers.tasks). Cancelling it would only leave the work to the sweep.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
-# A hand's review (the hard bot judging every discard, a tenth of a second or more of CPU) runs
-# in its own queue, served by its own worker at a lower CPU priority (Procfile's `reviews`): a
-# bot's turn, a timeout or the next deal never waits behind one, and on a busy machine live play
-# gets the CPU first while the reviews wait their turn. Both queues are named here so that a
+# A hand's review asked for by a profile's list (the hard bot judging every discard, a tenth of a
+# second or more of CPU) runs in its own queue, served by its own worker at a lower CPU priority
+# (deploy/programs.conf's `reviews`): a bot's turn, a timeout or the next deal never waits behind
+# one, and on a busy machine live play gets the CPU first while the reviews wait their turn. Both queues are named here so that a
 # worker started without -Q (a test's) serves both; each with its own routing key (Celery gives a
 # queue without one the default queue's: a message sent through the exchange with that key would
 # reach both).

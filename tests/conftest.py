@@ -50,6 +50,18 @@ def _cache_clear():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """Each test starts in the site's default language: a request to an /en/ page leaves English
+    active in the test's thread (LocaleMiddleware activates it and nothing resets it), and the
+    next test's reverse() would then make /en/ URLs."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
