@@ -25,6 +25,13 @@ def pytest_configure(config):
     # per-account table limits it checks.
     settings.OKEY_TABLES_PER_ACCOUNT = settings.OKEY_GAMES_PER_ACCOUNT = 10_000
     settings.OKEY_TABLES_CREATED_PER_HOUR = 10_000
+    # A socket's database work runs in threads of the loop's default executor
+    # (games.realtime.sockets.in_db_thread): with no kept connections, each closes its own when
+    # it ends, and the run's final drop of the test database waits for none of them.
+    from django.db import connections
+
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+    connections["default"].settings_dict["CONN_MAX_AGE"] = 0
 
 
 @pytest.fixture(scope="session")

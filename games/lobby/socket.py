@@ -1,6 +1,5 @@
 """The lobby's socket: it only listens, and shows the list of tables again when it changes."""
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -11,6 +10,7 @@ from games.realtime.sockets import (
     CountedSocket,
     FloodGuard,
     GoneClientSend,
+    in_db_thread,
     scope_language,
 )
 from games.table.publish import LOBBY_GROUP
@@ -23,7 +23,7 @@ class LobbyConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         self.flood = FloodGuard()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self.tables_render)())
+        await self.send(text_data=await in_db_thread(self.tables_render)())
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -34,7 +34,7 @@ class LobbyConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FLOOD)
 
     async def lobby_changed(self, event):
-        await self.send(text_data=await database_sync_to_async(self.tables_render)())
+        await self.send(text_data=await in_db_thread(self.tables_render)())
 
     def tables_render(self) -> str:
         with translation.override(self.lang):

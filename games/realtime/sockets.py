@@ -6,8 +6,15 @@ connections and the table reads each socket costs. The counts are this process's
 daphne enforces them by itself); they are also what /metrics reports as open sockets. A socket
 that sends too much, too fast or too deep is refused or closed before anything reads it.
 
+A socket's database work (a move, its publish on commit, a whole table's render) runs in
+``in_db_thread``: Channels' ``database_sync_to_async`` with asgiref's ``thread_sensitive=False``,
+which takes a thread from the event loop's default executor instead of the one thread that
+Channels otherwise runs all sync code of the process in. In that one thread every table's move
+waited behind every other's queries and commits, and behind each move's publish, which waits for
+the loop to send its messages: measured (bench/load.py, 100 tables at one move a second each), one
+daphne kept up but with p99 627 ms, its daphne at half a core, the move thread the bottleneck.
 More sockets than one process serves well are served by more daphne processes (deploy/), as
-Channels' deployment docs show; nothing here spreads a socket's work over threads or processes.
+Channels' deployment docs show.
 """
 
 import time
@@ -15,6 +22,7 @@ from collections import Counter, deque
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
+from channels.db import database_sync_to_async
 from django.conf import settings
 
 
@@ -139,3 +147,9 @@ class GoneClientSend:
             await super().send(*args, **kwargs)
         except Disconnected:
             pass  # the disconnect message follows, and is handled as any other
+
+
+def in_db_thread(fn):
+    """``fn`` as a coroutine function run in a thread of the loop's default executor, its stale
+    database connections closed before and after as Channels does (see the module)."""
+    return database_sync_to_async(fn, thread_sensitive=False)

@@ -12,7 +12,7 @@ rendered where the change was made). It renders only its own viewer's whole tabl
 connects, when the page reports a gap in the versions, and after a change of the table's life
 for a spectator or a tab in another language than its player's.
 A move goes to the same service as the page's form (games.table.moves.move_submit), whole,
-in Channels' database thread: no transaction spans an await. It is answered through the groups
+in a database thread (games.realtime.sockets.in_db_thread): no transaction spans an await. It is answered through the groups
 like everyone else's (its service publishes it on commit); a refusal only to the mover.
 """
 
@@ -21,7 +21,6 @@ import json
 import logging
 import time
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -37,6 +36,7 @@ from games.realtime.sockets import (
     FloodGuard,
     GoneClientSend,
     _too_deep,
+    in_db_thread,
     scope_language,
 )
 from games.table import render
@@ -73,7 +73,7 @@ async def table_sockets_heal() -> None:
     sockets = list(table_sockets)
     if not sockets:
         return
-    versions = await database_sync_to_async(_table_versions)({s.table_id for s in sockets})
+    versions = await in_db_thread(_table_versions)({s.table_id for s in sockets})
     behind = [s for s in sockets if versions.get(s.table_id, 0) > s.sent_version]
     await asyncio.gather(*(s.frame_asked() for s in behind), return_exceptions=True)
 
@@ -89,7 +89,7 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         self.sent_version = 0
         self.full_asked, self.full_later = -FULL_FRAME_GAP, None
         self.flood = FloodGuard()
-        if not await database_sync_to_async(self.table_open)():
+        if not await in_db_thread(self.table_open)():
             await self.close(code=CLOSE_NO_TABLE)
             return
         pulse_start(table_sockets_heal)
@@ -196,7 +196,7 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         key = content.get("key")
         try:
             # the move's event reaches this socket through the table's group, as everyone's does
-            await database_sync_to_async(move_submit)(
+            await in_db_thread(move_submit)(
                 table_id=self.table_id,
                 user=self.user,
                 move=move,
@@ -218,13 +218,13 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
             if isinstance(version, bool) or not isinstance(version, int):
                 await self.refuse(_("That message is not understood."))
                 return
-            if version == await database_sync_to_async(self.version_read)():
+            if version == await in_db_thread(self.version_read)():
                 return
         await self.frame_asked(chat=True)
 
     async def on_chat(self, content):
         try:
-            await database_sync_to_async(chat_post)(
+            await in_db_thread(chat_post)(
                 table_id=self.table_id, user=self.user, text=content.get("text")
             )
         except ServiceError as e:
@@ -262,7 +262,7 @@ class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
         await self.frame_asked(chat=chat)
 
     async def frame_full(self, *, chat=False):
-        return await database_sync_to_async(self.frame_render)(chat)
+        return await in_db_thread(self.frame_render)(chat)
 
     def frame_render(self, chat):
         """(version, html) of this socket's viewer's whole table, or None if it is gone."""
