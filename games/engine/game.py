@@ -77,7 +77,7 @@ def team_totals(game: GameState) -> tuple[int, int]:
     return (c[0] + c[2], c[1] + c[3])
 
 
-def _places_of(scores: tuple[int, ...]) -> tuple[int, ...]:
+def places_of(scores: tuple[int, ...]) -> tuple[int, ...]:
     # 1 + how many are strictly better (lower): ties share the best of their places
     return tuple(1 + sum(o < s for o in scores) for s in scores)
 
@@ -88,9 +88,9 @@ def game_places(game: GameState) -> tuple[int, ...]:
     In eşli okey both partners get their team's place (1 or 2; a tie puts both teams first).
     """
     if game.options.partnership:
-        teams = _places_of(team_totals(game))
+        teams = places_of(team_totals(game))
         return tuple(teams[seat % 2] for seat in range(game.n))
-    return _places_of(game.counts)
+    return places_of(game.counts)
 
 
 def game_rating_points(game: GameState) -> tuple[float, ...]:

@@ -1,0 +1,69 @@
+"""The variant seam: one interface for Düz, Eşli, 101 and Eşli 101, with Düz and Eşli the
+engine's own functions, unchanged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import games.engine as e
+from games.engine.okey101.options import Options101
+from games.engine.options import OptionError
+from tests.engine.test_pure import run_pure
+
+SEED = bytes(range(32))
+
+
+def test_every_variant_by_name():
+    assert sorted(e.VARIANTS) == ["101", "duz", "esli", "esli101"]
+    with pytest.raises(ValueError):
+        e.variant("okey")
+
+
+def test_duz_and_esli_are_the_engines_own_functions():
+    for name in ("duz", "esli"):
+        v = e.variant(name)
+        assert v.deal is e.deal and v.apply is e.hand_apply and v.view is e.hand_view
+        assert v.hand_to_dict is e.hand_to_dict and v.bot_moves is e.bot_moves
+        assert v.make_options().mode == name
+
+
+@pytest.mark.parametrize("name", sorted(e.VARIANTS))
+def test_a_hand_through_the_interface(name):
+    v = e.variant(name)
+    opts = v.make_options()
+    s = v.deal(SEED, opts, 1)
+    assert e.variant_of(s) is v
+    for _ in range(12):
+        for move in v.auto_moves(s, s.turn):
+            s = v.apply(s, v.move_from_dict(v.move_to_dict(move)))
+        assert v.hand_from_dict(json.loads(json.dumps(v.hand_to_dict(s)))) == s
+        json.dumps(v.view(s, 0))
+    assert v.options_from_dict(opts.to_dict()) == opts
+
+
+def test_101_options_are_checked():
+    with pytest.raises(OptionError):
+        Options101(esli=True, seats=3)
+    with pytest.raises(OptionError):
+        Options101.from_dict({"game": "101", "colour_doubling": True})
+    assert e.variant("esli101").make_options().esli
+
+
+SCRIPT = r"""
+import sys
+sys.modules["django"] = None
+import games.engine as e
+v = e.variant("101")
+s = v.deal(bytes(range(32)), v.make_options(), 0)
+while not s.over:
+    for m in v.bot_moves(s, s.turn, "normal"):
+        s = v.apply(s, m)
+assert not any(n == "django" or n.startswith("django.") for n in sys.modules if sys.modules[n])
+print("pure ok")
+"""
+
+
+def test_101_plays_with_django_unimportable():
+    run_pure(SCRIPT)
