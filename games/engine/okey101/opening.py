@@ -10,7 +10,11 @@ colours only: lower places are already decided), t in no meld.
 Number-major order keeps the memo small: when every tile below number n is decided, what is left
 above is each colour minus the stretches that runs begun below n took, a few shapes per colour.
 In colour-major order every choice of sets made for the reds would multiply the states of the
-other colours (a 22-tile rack of four colours' 5..9 and two okeys took 67 ms that way, 1 ms so).
+other colours.
+
+Runs are tried up to 5 long (a longer one is two shorter ones of the same worth), and a branch is
+skipped when even every tile it leaves, each okey as a 13, could not beat what an earlier branch
+of the same position found: the answer stays exact.
 
 Okeys are placed only where no real tile is left for that place. That loses no opening: if an
 okey stands for a face whose real copy is free, put the real tile there and the okey where that
@@ -30,7 +34,10 @@ from .values import plain
 _PLACE = tuple((f % 13) * 4 + f // 13 for f in range(FAKE))  # face -> place
 _FACE = tuple((p % 4) * 13 + p // 4 for p in range(FAKE))  # place -> face
 _ONE = tuple(1 << (2 * p) for p in range(FAKE))  # by place
-Meld = tuple[tuple[int, ...], int]  # (its real faces, how many okeys it takes)
+Meld = tuple[tuple[int, ...], int]
+# a run of 6 or more is two runs of 3 or more, worth the same: longer ones need not be tried
+# (a part may be two okeys and a real tile, which is a run; three okeys do not exist)
+_LONGEST_RUN = 5  # (its real faces, how many okeys it takes)
 
 
 def pack(tiles: Sequence[int], okey: int) -> tuple[int, int]:
@@ -45,59 +52,47 @@ def pack(tiles: Sequence[int], okey: int) -> tuple[int, int]:
     return x, jokers
 
 
-def _count(x: int, p: int) -> int:
-    return (x >> (2 * p)) & 3
-
-
-def _sets(x: int, p: int, jokers: int):
-    """(value, rest, okeys left, meld) for each set holding place p, x already without it."""
-    number = p // 4 + 1
-    others = [q for q in range(p + 1, (p // 4) * 4 + 4) if _count(x, q)]
-    for size in range(len(others), -1, -1):
-        for chosen in combinations(others, size):
-            real = 1 + size
-            # okeys only where no real tile of a missing colour is left (see the module's note)
-            extra = range(min(jokers, 4 - real), -1, -1) if size == len(others) else (0,)
-            rest = x
-            for q in chosen:
-                rest -= _ONE[q]
-            faces = (_FACE[p], *(_FACE[q] for q in chosen))
-            for k in extra:
-                if real + k >= 3:
-                    yield number * (real + k), number * real, rest, jokers - k, (faces, k)
-
-
-def _runs(x: int, p: int, jokers: int):
-    """(value, rest, okeys left, meld) for each run whose lowest real tile is at place p."""
-    low = p // 4  # the number - 1
+def _moves(x: int, jokers: int) -> list[tuple[int, int, int, int]]:
+    """(value, numbers of its real tiles, what is left, okeys left) for each way to place the
+    lowest tile t: runs with t the lowest real tile, sets of t's number with higher colours
+    (lower places are decided), and t in no meld (value 0) last. One function, no helpers: it is
+    most of the search's time."""
+    p = ((x & -x).bit_length() - 1) >> 1
+    low = p >> 2  # t's number - 1
+    x -= _ONE[p]
+    out = []
     for below in range(min(jokers, low), -1, -1):
-        left = jokers - below
-        rest = x
-        real = [_FACE[p]]
+        left, rest, used, length = jokers - below, x, low + 1, below + 1
         value = sum(range(low + 1 - below, low + 2))
-        used = low + 1
-        length = below + 1
         for q in range(p + 4, FAKE, 4):
-            if _count(rest, q):
+            if (rest >> (2 * q)) & 3:
                 rest -= _ONE[q]
-                real.append(_FACE[q])
-                used += q // 4 + 1
+                used += (q >> 2) + 1
             elif left:
                 left -= 1
             else:
                 break
-            value += q // 4 + 1
+            value += (q >> 2) + 1
             length += 1
             if length >= 3:
-                yield value, used, rest, left, (tuple(real), jokers - left)
-
-
-def _moves(x: int, jokers: int):
-    p = ((x & -x).bit_length() - 1) >> 1
-    rest = x - _ONE[p]
-    yield from _runs(rest, p, jokers)
-    yield from _sets(rest, p, jokers)
-    yield 0, p // 4 + 1, rest, jokers, None
+                out.append((value, used, rest, left))
+                if length == _LONGEST_RUN:
+                    break
+    number = low + 1
+    others = [q for q in range(p + 1, (low << 2) + 4) if (x >> (2 * q)) & 3]
+    for size in range(len(others), -1, -1):
+        real = 1 + size
+        # okeys only where no real tile of a missing colour is left (see the module's note)
+        extra = range(min(jokers, 4 - real), -1, -1) if size == len(others) else (0,)
+        for chosen in combinations(others, size):
+            rest = x
+            for q in chosen:
+                rest -= _ONE[q]
+            for k in extra:
+                if real + k >= 3:
+                    out.append((number * (real + k), number * real, rest, jokers - k))
+    out.append((0, number, x, jokers))
+    return out
 
 
 def _best(x: int, jokers: int, numbers: int, memo: dict[int, int]) -> int:
@@ -109,7 +104,7 @@ def _best(x: int, jokers: int, numbers: int, memo: dict[int, int]) -> int:
     if found is not None:
         return found
     best = 0
-    for value, used, rest, left, _meld in _moves(x, jokers):
+    for value, used, rest, left in _moves(x, jokers):
         # a branch can win at most the numbers it leaves and 13 an okey: skip it if that cannot
         # beat what an earlier branch found (the answer stays exact)
         if value + numbers - used + 13 * left <= best:
@@ -131,6 +126,11 @@ def open_value(tiles: Sequence[int], okey: int) -> int:
     return _best(x, jokers, _numbers(tiles, okey), {})
 
 
+def _faces(x: int) -> tuple[int, ...]:
+    """The faces of the packed tiles, lowest place first."""
+    return tuple(_FACE[p] for p in range(FAKE) for _ in range((x >> (2 * p)) & 3))
+
+
 def best_melds(tiles: Sequence[int], okey: int) -> tuple[int, list[Meld]]:
     """V and one collection of melds worth it, each as (its real faces, okeys it takes)."""
     x, jokers = pack(tiles, okey)
@@ -140,10 +140,10 @@ def best_melds(tiles: Sequence[int], okey: int) -> tuple[int, list[Meld]]:
     melds: list[Meld] = []
     while x:
         target = _best(x, jokers, numbers, memo)
-        for value, used, rest, left, meld in _moves(x, jokers):
+        for value, used, rest, left in _moves(x, jokers):
             if value + _best(rest, left, numbers - used, memo) == target:
-                if meld is not None:
-                    melds.append(meld)
+                if value:
+                    melds.append((_faces(x - rest), jokers - left))
                 x, jokers, numbers = rest, left, numbers - used
                 break
     return total, melds
