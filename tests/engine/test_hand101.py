@@ -22,7 +22,7 @@ from games.engine.okey101.moves import (
     move_to_dict,
 )
 from games.engine.okey101.options import Options101
-from games.engine.okey101.table import read_meld
+from games.engine.okey101.table import is_islek, read_meld, read_pair, take_okey
 from games.engine.tiles import parse_tile, parse_tiles
 
 SEED = bytes(range(32))
@@ -195,3 +195,13 @@ def test_moves_round_trip_through_dicts_and_the_kinds_follow_the_turn():
             move_from_dict(bad)
     s = hand([RACK101], phase="draw", discards=((), (), (), (T("R5"),)))
     assert legal_kinds101(s, 0) == {"draw", "take", "pairs"} and legal_kinds101(s, 1) == set()
+
+
+def test_an_okey_in_a_pair_is_taken_by_its_partner_and_two_okeys_by_nobody():
+    okey = T("Y5")
+    pair = read_pair((T("R7"), okey), okey, 1)
+    assert take_okey(pair, T("R7"), okey).tiles == (T("R7"), T("R7"))
+    assert take_okey(pair, T("B7"), okey) is None
+    both = read_pair((okey, okey), okey, 1)
+    assert take_okey(both, T("F"), okey) is None and not is_islek(T("F"), [both], okey)
+    assert is_islek(T("R7"), [pair], okey) and is_islek(okey, [], okey)

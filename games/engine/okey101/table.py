@@ -139,8 +139,8 @@ def _set_again(meld: TableMeld, tile: int, stand: int, okey: int) -> TableMeld:
 def take_okey(meld: TableMeld, tile: int, okey: int) -> TableMeld | None:
     """The meld with ``tile`` in an okey's place (the okey goes to the taker's rack), or None
     when no okey there stands for that tile."""
-    if tile == okey:
-        return None
+    if tile == okey or (meld.kind == "pair" and meld.tiles == (okey, okey)):
+        return None  # two okeys pair with each other: no tile takes either
     f = plain(tile, okey)
     for i, (t, stand) in enumerate(zip(meld.tiles, meld.stands, strict=True)):
         if t != okey:
