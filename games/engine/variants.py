@@ -46,6 +46,7 @@ class Variant:
     game_new: Callable[[Any, int], Any]
     game_apply_hand: Callable[[Any, Any], Any]
     game_places: Callable[[Any], tuple[int, ...]]
+    game_rating_whole: Callable[[Any], tuple[int, ...]]
     judge_command: str  # python -m games.engine <this>
 
 
@@ -68,6 +69,7 @@ def _duz(mode: str) -> Variant:
         game_new=game.game_new,
         game_apply_hand=game.game_apply_hand,
         game_places=game.game_places,
+        game_rating_whole=game.game_rating_whole,
         judge_command="judge",
     )
 
@@ -91,6 +93,7 @@ def _okey101(esli: bool) -> Variant:
         game_new=game101.game101_new,
         game_apply_hand=game101.game101_apply_hand,
         game_places=game101.game101_places,
+        game_rating_whole=game101.game101_rating_whole,
         judge_command="judge101",
     )
 

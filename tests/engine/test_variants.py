@@ -9,6 +9,7 @@ import pytest
 
 import games.engine as e
 from games.engine.okey101.options import Options101
+from games.engine.okey101.state import Result101
 from games.engine.options import OptionError
 from tests.engine.test_pure import run_pure
 
@@ -67,3 +68,20 @@ print("pure ok")
 
 def test_101_plays_with_django_unimportable():
     run_pure(SCRIPT)
+
+
+def test_a_101_game_counts_hands_and_rates_by_place():
+    v = e.variant("101")
+    game = v.game_new(v.make_options(hand_limit=2), 3)
+    void = Result101(True, scores=(0, 0, 0, 0))
+    game = v.game_apply_hand(game, void)
+    assert game.hands_played == 0 and game.next_first_seat == 3
+    game = v.game_apply_hand(game, Result101(False, 3, None, 1, (14, 202, 26, -101)))
+    game = v.game_apply_hand(game, Result101(False, 0, None, 1, (-101, 202, 26, 14)))
+    assert game.over and game.totals == (-87, 404, 52, -87)
+    assert v.game_places(game) == (1, 4, 3, 1)
+    assert v.game_rating_whole(game) == (3, -4, -2, 3)  # H = 2: +4 and +2 shared, -2, -4
+    esli = e.variant("esli101")
+    g = esli.game_apply_hand(esli.game_new(esli.make_options(hand_limit=1), 0), game.history[1])
+    # teams 14 + 26 against 202 - 101: seats 0 and 2 win
+    assert esli.game_places(g) == (1, 2, 1, 2) and esli.game_rating_whole(g) == (1, -1, 1, -1)

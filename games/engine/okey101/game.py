@@ -1,11 +1,12 @@
 """A 101 game (docs/rules-101.md, "The game"): ``hand_limit`` hands that are not void, each
-player's total the sum of their hand scores, the lowest total first; in eşli the team's."""
+player's total the sum of their hand scores, the lowest total first; in eşli the team's. Rating
+points are Düz Okey's (by place) or Eşli Okey's (by team)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..game import places_of
+from ..game import places_of, rating_exact, rating_whole
 from .options import Options101
 from .scoring import team_scores
 from .state import Result101
@@ -53,3 +54,11 @@ def game101_places(game: Game101) -> tuple[int, ...]:
         teams = places_of(team_scores(game.totals))
         return tuple(teams[seat % 2] for seat in range(game.n))
     return places_of(game.totals)
+
+
+def game101_rating_whole(game: Game101) -> tuple[int, ...]:
+    """Rating points as in Düz Okey (by place) or Eşli Okey (by team), H the hands played, as
+    whole numbers summing to zero."""
+    teams = team_scores(game.totals) if game.options.esli else None
+    places = game101_places(game)
+    return rating_whole(rating_exact(places, game.hands_played, teams), places)
