@@ -205,3 +205,22 @@ def test_an_okey_in_a_pair_is_taken_by_its_partner_and_two_okeys_by_nobody():
     both = read_pair((okey, okey), okey, 1)
     assert take_okey(both, T("F"), okey) is None and not is_islek(T("F"), [both], okey)
     assert is_islek(T("R7"), [pair], okey) and is_islek(okey, [], okey)
+
+
+def test_a_runs_spare_okey_goes_above_unless_asked_below():
+    okey = T("Y5")
+    rack = "R9 R10 Y5 B1 K2"
+    s = apply(hand([rack + " " + RACK101]), Lay(0, (*groups(*OPENING), (T("R9"), T("R10"), okey))))
+    assert s.table[-1].stands == parse_tiles("R9 R10 R11")
+    s = apply(
+        hand([rack + " " + RACK101]),
+        Lay(0, (*groups(*OPENING), (T("R9"), T("R10"), okey)), below=(0, 0, 0, 0, 1)),
+    )
+    assert s.table[-1].stands == parse_tiles("R8 R9 R10") and s.openings[0] == 101 + 27
+    assert read_meld(parse_tiles("R12 R13 Y5"), okey, 0, below=0).stands == parse_tiles(
+        "R11 R12 R13"
+    )
+    lay = Lay(0, groups(("R9", "R10", "Y5")), below=(1,))
+    assert move_from_dict(move_to_dict(lay)) == lay
+    with pytest.raises(IllegalMove):
+        move_from_dict({"kind": "lay", "seat": 0, "groups": [["R1", "R2", "R3"]], "below": [-1]})

@@ -41,8 +41,13 @@ def _may_play(s: Hand101) -> None:
 
 
 def _read(s: Hand101, m: Lay) -> list[TableMeld]:
-    read = read_pair if m.pairs else read_meld
-    melds = [read(g, s.okey, m.seat) for g in m.groups]
+    if len(m.below) > len(m.groups):
+        raise IllegalMove("bad_move", "below has more entries than there are groups")
+    if m.pairs:
+        melds = [read_pair(g, s.okey, m.seat) for g in m.groups]
+    else:
+        below = (*m.below, *[0] * (len(m.groups) - len(m.below)))
+        melds = [read_meld(g, s.okey, m.seat, b) for g, b in zip(m.groups, below, strict=True)]
     if not melds or None in melds:
         what = (
             "a pair (two identical tiles, or an okey and a tile)" if m.pairs else "a run or a set"

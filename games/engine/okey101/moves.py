@@ -2,7 +2,8 @@
 
 ``{"kind": ..., "seat": int}`` plus, by kind: "discard", "add", "take_okey": ``"tile"``;
 "lay": ``"groups"`` (lists of tiles) and ``"pairs"`` (true for pairs); "add" and "take_okey":
-``"meld"`` (its index on the table); "add": ``"high"`` (where an okey goes on a run). A refused
+``"meld"`` (its index on the table); "add": ``"high"`` (where an okey goes on a run); "lay",
+optionally: ``"below"`` (per group, the okeys a run gets under its lowest real tile). A refused
 move raises the engine's ``IllegalMove(code, message)``.
 """
 
@@ -26,11 +27,13 @@ class GiveBack:
 @dataclass(frozen=True)
 class Lay:
     """Lay groups on the table: the opening if the seat has not opened, else further melds or
-    pairs. ``pairs`` says which the groups are."""
+    pairs. ``pairs`` says which the groups are. ``below``, per group, how many of a run's okeys
+    that fill no gap go under its lowest real tile (the rest above, the default)."""
 
     seat: int
     groups: tuple[tuple[int, ...], ...]
     pairs: bool = False
+    below: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ KINDS: dict[str, type] = {
 }
 _KIND_OF = {cls: kind for kind, cls in KINDS.items()}
 _FIELDS = {
-    Lay: {"groups", "pairs"},
+    Lay: {"groups", "pairs", "below"},
     Add: {"meld", "tile", "high"},
     TakeOkey: {"meld", "tile"},
     Discard: {"tile"},
@@ -82,6 +85,8 @@ def move_to_dict(m: Move101) -> dict[str, Any]:
     if isinstance(m, Lay):
         d["groups"] = [[format_tile(t) for t in g] for g in m.groups]
         d["pairs"] = m.pairs
+        if m.below:
+            d["below"] = list(m.below)
     if isinstance(m, Add | TakeOkey):
         d["meld"] = m.meld
     if isinstance(m, Add | TakeOkey | Discard):
@@ -127,7 +132,12 @@ def move_from_dict(d: Any) -> Move101:
         pairs = d.get("pairs", False)
         if not isinstance(pairs, bool):
             raise IllegalMove("bad_move", "pairs must be true or false")
-        return Lay(seat, _groups(d.get("groups")), pairs)
+        below = d.get("below", [])
+        if not isinstance(below, list) or not all(
+            isinstance(b, int) and not isinstance(b, bool) and b >= 0 for b in below
+        ):
+            raise IllegalMove("bad_move", "below must be a list of whole numbers, one a group")
+        return Lay(seat, _groups(d.get("groups")), pairs, tuple(below))
     if cls is Add:
         high = d.get("high", True)
         if not isinstance(high, bool):

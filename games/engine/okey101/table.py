@@ -30,7 +30,7 @@ class TableMeld:
         return sum(number_of(f) for f in self.stands)
 
 
-def _run(laid: dict[int, int], jokers: int, owner: int, okey: int) -> TableMeld | None:
+def _run(laid: dict[int, int], jokers: int, owner: int, okey: int, below: int) -> TableMeld | None:
     """``laid`` maps each real tile's plain face to the tile laid (a fake joker stays one)."""
     colour = colour_of(next(iter(laid)))
     if any(colour_of(f) != colour for f in laid):
@@ -40,8 +40,10 @@ def _run(laid: dict[int, int], jokers: int, owner: int, okey: int) -> TableMeld 
     spare = jokers - (high - low + 1 - len(by_number))
     if spare < 0 or high - low + 1 + spare > 13:
         return None
-    # an okey beyond the real tiles takes the highest free place (docs/rules-101.md)
-    up = min(spare, 13 - high)
+    # an okey beyond the real tiles takes the highest free place (docs/rules-101.md), unless
+    # the player asked for ``below`` of them under the lowest real tile
+    down = min(below, spare, low - 1)
+    up = min(spare - down, 13 - high)
     low, high = low - (spare - up), high + up
     tiles = tuple(by_number.get(n, okey) for n in range(low, high + 1))
     return TableMeld(owner, "run", tiles, tuple(face(colour, n) for n in range(low, high + 1)))
@@ -57,8 +59,10 @@ def _set(laid: dict[int, int], jokers: int, owner: int, okey: int) -> TableMeld 
     return TableMeld(owner, "set", (*laid.values(), *[okey] * jokers), stands)
 
 
-def read_meld(tiles: Sequence[int], okey: int, owner: int) -> TableMeld | None:
-    """The group as a run or a set, the more valuable reading; None if it is neither."""
+def read_meld(tiles: Sequence[int], okey: int, owner: int, below: int = 0) -> TableMeld | None:
+    """The group as a run or a set, the more valuable reading; None if it is neither. In a run,
+    ``below`` of the okeys that no gap needs go under the lowest real tile (where there is
+    room), the others above it."""
     if not 3 <= len(tiles) <= 13:
         return None
     jokers = sum(1 for t in tiles if t == okey)
@@ -66,7 +70,9 @@ def read_meld(tiles: Sequence[int], okey: int, owner: int) -> TableMeld | None:
     # a face twice fits neither a run nor a set
     if not laid or len(laid) + jokers != len(tiles):
         return None
-    found = [m for m in (_run(laid, jokers, owner, okey), _set(laid, jokers, owner, okey)) if m]
+    found = [
+        m for m in (_run(laid, jokers, owner, okey, below), _set(laid, jokers, owner, okey)) if m
+    ]
     return max(found, key=lambda m: m.value) if found else None
 
 
