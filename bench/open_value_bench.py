@@ -150,14 +150,16 @@ def run(name: str, racks) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--racks", type=int, default=2000)
+    parser.add_argument("--racks", type=int, default=2000)  # 0: the fixed racks only
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rnd = random.Random(args.seed)
-    wrong = run("random", [random_rack(rnd) for _ in range(args.racks)])
-    wrong += run("adversarial", [adversarial_rack(rnd) for _ in range(args.racks)])
-    fixed = [(rack + [okey_of(0)] * 2, okey_of(0)) for rack in FIXED]
-    wrong += run("fixed worst cases", fixed)
+    wrong = 0
+    if args.racks:
+        wrong += run("random", [random_rack(rnd) for _ in range(args.racks)])
+        wrong += run("adversarial", [adversarial_rack(rnd) for _ in range(args.racks)])
+    okey = okey_of(face(1, 12))  # Y13: in none of the fixed racks
+    wrong += run("fixed worst cases", [(rack + [okey] * 2, okey) for rack in FIXED])
     return 1 if wrong else 0
 
 
