@@ -17,7 +17,7 @@ from .laying import PAIRS_ADDS, threshold
 from .moves import Add, Discard, Draw, GiveBack, Lay, Move101, TakeDiscard, TakeOkey
 from .opening import Meld, best_melds, best_pairs, open_value, pair_count
 from .state import Hand101
-from .table import add_tile, take_okey
+from .table import add_tile, read_meld, take_okey
 from .values import plain
 
 BOT101_STRENGTHS = ("normal", "easy")
@@ -46,7 +46,8 @@ def _keep_one(groups: list[tuple[int, ...]], rack_size: int) -> list[tuple[int, 
 
 
 def _value(groups, okey) -> int:
-    return open_value([t for g in groups for t in g], okey)
+    """What the engine will count for these groups: each read on its own."""
+    return sum(read_meld(g, okey, 0).value for g in groups)
 
 
 def _open_melds(turn: Turn) -> bool:
