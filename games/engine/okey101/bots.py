@@ -123,11 +123,13 @@ def _play(turn: Turn, strength: str) -> None:
 def _usefulness(tile: int, rack: Sequence[int], okey: int) -> int:
     """How much a tile works with the others: neighbours in a run, partners in a set, a twin."""
     f = plain(tile, okey)
+    others = list(rack)
+    others.remove(tile)  # the tile itself, once: its twin still counts
     score = 0
-    for other in rack:
-        g = plain(other, okey)
-        if other == okey or other is tile:
+    for other in others:
+        if other == okey:
             continue
+        g = plain(other, okey)
         if colour_of(g) == colour_of(f):
             gap = abs(number_of(g) - number_of(f))
             score += {0: 1, 1: 3, 2: 1}.get(gap, 0)

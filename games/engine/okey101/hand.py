@@ -140,7 +140,6 @@ def _discard(s: Hand101, m: Discard) -> Hand101:
         first_turn=False,
         drawn=None,
         opened_now=False,
-        laid_now=False,
         adds_now=0,
     )
 

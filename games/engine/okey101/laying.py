@@ -81,7 +81,6 @@ def lay(s: Hand101, m: Lay) -> Hand101:
         racks=set_seat(s.racks, m.seat, rack),
         table=(*s.table, *melds),
         taken=taken,
-        laid_now=True,
     )
     if s.opened[m.seat] == "none":
         return _open(after, m, worth, len(rack))
@@ -140,7 +139,6 @@ def _put(
         racks=set_seat(s.racks, seat, rack),
         table=set_seat(s.table, index, meld),
         taken=None if s.taken == tile else s.taken,
-        laid_now=True,
         adds_now=s.adds_now + 1,
     )
 

@@ -50,7 +50,6 @@ class Hand101:
     drawn: int | None = None  # the tile drawn or taken this turn
     taken: int | None = None  # the tile taken from the left, until it is on the table
     opened_now: bool = False
-    laid_now: bool = False  # something went to the table this turn
     adds_now: int = 0  # additions and okey takings this turn
     one_go: bool = False  # opened below the threshold: finishing in one go
     seq: int = 0
@@ -105,7 +104,7 @@ def result101_from_dict(d: dict[str, Any]) -> Result101:
     )
 
 
-_PLAIN = ("n", "first_seat", "turn", "phase", "first_turn", "opened_now", "laid_now")
+_PLAIN = ("n", "first_seat", "turn", "phase", "first_turn", "opened_now")
 _MORE = ("adds_now", "one_go", "seq")
 
 
