@@ -224,3 +224,12 @@ def test_a_runs_spare_okey_goes_above_unless_asked_below():
     assert move_from_dict(move_to_dict(lay)) == lay
     with pytest.raises(IllegalMove):
         move_from_dict({"kind": "lay", "seat": 0, "groups": [["R1", "R2", "R3"]], "below": [-1]})
+
+
+def test_an_opening_counts_what_its_turn_laid_of_its_kind():
+    rack = RACK101 + " R13 K13 Y5 B9 B9 R4"
+    s = hand([rack], opened=("none", "pairs", "none", "none"), openings=(0, 5, 0, 0))
+    s = apply(s, Lay(0, groups(*OPENING)), Lay(0, groups(("R13", "K13", "Y5"))))
+    assert s.openings[0] == 101 + 39
+    s = apply(s, Lay(0, groups(("B9", "B9")), pairs=True))
+    assert s.openings[0] == 101 + 39 and s.table[-1].kind == "pair"

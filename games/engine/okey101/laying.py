@@ -84,7 +84,8 @@ def lay(s: Hand101, m: Lay) -> Hand101:
     )
     if s.opened[m.seat] == "none":
         return _open(after, m, worth, len(rack))
-    if s.opened_now:  # an opening is all that was laid in its turn
+    # an opening is all of its kind laid in its turn (a melds opener's pairs are not melds)
+    if s.opened_now and (s.opened[m.seat] == "pairs") == m.pairs:
         after = replace(after, openings=set_seat(s.openings, m.seat, s.openings[m.seat] + worth))
     return after
 
