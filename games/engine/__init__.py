@@ -1,4 +1,6 @@
-"""The rules of Düz Okey and Eşli Okey as a pure library: no Django, no I/O, no clock, no global random.
+"""The rules of Düz Okey, Eşli Okey and Okey 101 as a pure library: no Django, no I/O, no clock, no
+global random. ``variant(name)`` is the one interface over all of them (variants.py); the names
+below without a variant in them are Düz and Eşli Okey's, as they always were.
 
 Every name below is loaded from its module on first use (PEP 562), so that a program pays only
 for what it reaches: ``python -m games.engine judge`` starts with the few modules the judge
@@ -80,6 +82,10 @@ _EXPORTS = {
     "parse_tile": "tiles",
     "parse_tiles": "tiles",
     "hand_view": "views",
+    "VARIANTS": "variants",
+    "Variant": "variants",
+    "variant": "variants",
+    "variant_of": "variants",
 }
 
 __all__ = sorted(_EXPORTS)

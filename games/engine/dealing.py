@@ -87,20 +87,34 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(bytes(seed)).hexdigest()
 
 
-def deal(seed: bytes, options: RuleOptions, first_seat: int) -> HandState:
-    n = options.seats
-    if isinstance(first_seat, bool) or not isinstance(first_seat, int) or not 0 <= first_seat < n:
-        raise ValueError(f"first_seat must be a seat from 0 to {n - 1}")
+def turn_indicator(seed: bytes) -> tuple[int, list[int]]:
+    """The indicator (the wall's first tile that is not a fake joker) and the wall without it:
+    every variant deals from there."""
     wall = list(shuffle(seed))
     k = next(i for i, f in enumerate(wall) if f != FAKE)
-    indicator = wall.pop(k)
+    return wall.pop(k), wall
+
+
+def deal_racks(
+    wall: list[int], n: int, first_seat: int, first: int, size: int
+) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Consecutive blocks of the wall: ``first`` tiles to ``first_seat``, ``size`` to each next
+    seat; and where the stock begins."""
+    if isinstance(first_seat, bool) or not isinstance(first_seat, int) or not 0 <= first_seat < n:
+        raise ValueError(f"first_seat must be a seat from 0 to {n - 1}")
     racks: list[tuple[int, ...]] = [()] * n
     pos = 0
     for step in range(n):
-        seat = (first_seat + step) % n
-        size = FIRST_RACK if step == 0 else RACK
-        racks[seat] = tuple(wall[pos : pos + size])
-        pos += size
+        take = first if step == 0 else size
+        racks[(first_seat + step) % n] = tuple(wall[pos : pos + take])
+        pos += take
+    return tuple(racks), pos
+
+
+def deal(seed: bytes, options: RuleOptions, first_seat: int) -> HandState:
+    n = options.seats
+    indicator, wall = turn_indicator(seed)
+    racks, pos = deal_racks(wall, n, first_seat, FIRST_RACK, RACK)
     return HandState(
         options=options,
         n=n,
@@ -108,7 +122,7 @@ def deal(seed: bytes, options: RuleOptions, first_seat: int) -> HandState:
         indicator=indicator,
         okey=okey_of(indicator),
         stock=tuple(wall[pos:]),
-        racks=tuple(racks),
+        racks=racks,
         discards=((),) * n,
         turn=first_seat,
         # the first player does not draw on the first turn

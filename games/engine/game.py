@@ -77,7 +77,7 @@ def team_totals(game: GameState) -> tuple[int, int]:
     return (c[0] + c[2], c[1] + c[3])
 
 
-def _places_of(scores: tuple[int, ...]) -> tuple[int, ...]:
+def places_of(scores: tuple[int, ...]) -> tuple[int, ...]:
     # 1 + how many are strictly better (lower): ties share the best of their places
     return tuple(1 + sum(o < s for o in scores) for s in scores)
 
@@ -88,9 +88,9 @@ def game_places(game: GameState) -> tuple[int, ...]:
     In eşli okey both partners get their team's place (1 or 2; a tie puts both teams first).
     """
     if game.options.partnership:
-        teams = _places_of(team_totals(game))
+        teams = places_of(team_totals(game))
         return tuple(teams[seat % 2] for seat in range(game.n))
-    return _places_of(game.counts)
+    return places_of(game.counts)
 
 
 def game_rating_points(game: GameState) -> tuple[float, ...]:
@@ -100,34 +100,45 @@ def game_rating_points(game: GameState) -> tuple[float, ...]:
 
 
 def game_rating_whole(game: GameState) -> tuple[int, ...]:
-    """The rating points as whole numbers that still sum to zero (largest remainder): each seat
-    gets its share rounded down, and the units that leaves over go to the largest fractional
-    parts, the better place first, then the lower seat, so the same game always rounds alike."""
-    exact = _exact_points(game)
+    """The rating points as whole numbers that still sum to zero (see rating_whole)."""
+    return rating_whole(_exact_points(game), game_places(game))
+
+
+def rating_whole(exact: tuple[Fraction, ...], places: tuple[int, ...]) -> tuple[int, ...]:
+    """Exact points as whole numbers that still sum to zero (largest remainder): each seat gets
+    its share rounded down, and the units that leaves over go to the largest fractional parts,
+    the better place first, then the lower seat, so the same game always rounds alike."""
     whole = [math.floor(p) for p in exact]
-    places = game_places(game)
-    order = sorted(range(game.n), key=lambda i: (-(exact[i] - whole[i]), places[i], i))
+    order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - whole[i]), places[i], i))
     for i in order[: -sum(whole)]:
         whole[i] += 1
     return tuple(whole)
 
 
 def _exact_points(game: GameState) -> tuple[Fraction, ...]:
-    h = game.hands_played
-    if game.options.partnership:
-        a, b = team_totals(game)
+    teams = team_totals(game) if game.options.partnership else None
+    return rating_exact(game_places(game), game.hands_played, teams)
+
+
+def rating_exact(
+    places: tuple[int, ...], hands: int, teams: tuple[int, int] | None = None
+) -> tuple[Fraction, ...]:
+    """Rating points by seat from the places and the hands played (H): by place, or with
+    ``teams`` (the two team totals, lower wins) +H to each winner and -H to each loser."""
+    n = len(places)
+    if teams is not None:
+        a, b = teams
         if a == b:
-            return (Fraction(0),) * game.n
+            return (Fraction(0),) * n
         sign = (1, -1) if a < b else (-1, 1)
-        return tuple(Fraction(sign[seat % 2] * h) for seat in range(game.n))
-    points = _PLACE_POINTS[game.n]
-    places = game_places(game)
+        return tuple(Fraction(sign[seat % 2] * hands) for seat in range(n))
+    points = _PLACE_POINTS[n]
     out = []
     for place in places:
         tied = places.count(place)
         # tied players share the average of the places they occupy together
         share = points[place - 1 : place - 1 + tied]
-        out.append(Fraction(h * sum(share), tied))
+        out.append(Fraction(hands * sum(share), tied))
     return tuple(out)
 
 

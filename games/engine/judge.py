@@ -10,6 +10,7 @@ hands without a write per line.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import BinaryIO
 
 from .finish import best_kind, finish_value
@@ -117,8 +118,11 @@ def _encode(answer: dict) -> str:
     return f'{text}, "finish": {kind}, "points": {answer["points"]}}}'
 
 
-def judge_stream(inp: BinaryIO, out: BinaryIO) -> None:
-    """Answer every non-blank line of `inp` on `out`, in order."""
+def judge_stream(
+    inp: BinaryIO, out: BinaryIO, judge_answer: Callable[[bytes], str] = judge_answer
+) -> None:
+    """Answer every non-blank line of `inp` on `out`, in order (with ``judge_answer``, Düz
+    Okey's unless another judge's is given: 101's judge101 reads its lines the same way)."""
     read = getattr(inp, "read1", inp.read)
     pending = b""
     while True:

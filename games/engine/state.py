@@ -69,19 +69,19 @@ def discard_history(state: HandState, seat: int) -> tuple[tuple[int, bool], ...]
     return tuple((taken[i], True) if i in taken else (next(pile), False) for i in range(size))
 
 
-def _tiles_out(faces: tuple[int, ...]) -> list[str]:
+def tiles_out(faces: tuple[int, ...]) -> list[str]:
     return [format_tile(f) for f in faces]
 
 
-def _tiles_in(texts: list[str]) -> tuple[int, ...]:
+def tiles_in(texts: list[str]) -> tuple[int, ...]:
     return tuple(parse_tile(t) for t in texts)
 
 
-def _opt_tile_out(f: int | None) -> str | None:
+def opt_tile_out(f: int | None) -> str | None:
     return None if f is None else format_tile(f)
 
 
-def _opt_tile_in(t: str | None) -> int | None:
+def opt_tile_in(t: str | None) -> int | None:
     return None if t is None else parse_tile(t)
 
 
@@ -93,8 +93,8 @@ def result_to_dict(r: HandResult) -> dict[str, Any]:
         "value": r.value,
         "shower": r.shower,
         "deltas": list(r.deltas),
-        "groups": [_tiles_out(g) for g in r.groups],
-        "tile": _opt_tile_out(r.tile),
+        "groups": [tiles_out(g) for g in r.groups],
+        "tile": opt_tile_out(r.tile),
     }
 
 
@@ -106,8 +106,8 @@ def result_from_dict(d: dict[str, Any]) -> HandResult:
         value=d["value"],
         shower=d["shower"],
         deltas=tuple(d["deltas"]),
-        groups=tuple(_tiles_in(g) for g in d["groups"]),
-        tile=_opt_tile_in(d["tile"]),
+        groups=tuple(tiles_in(g) for g in d["groups"]),
+        tile=opt_tile_in(d["tile"]),
     )
 
 
@@ -118,13 +118,13 @@ def hand_to_dict(s: HandState) -> dict[str, Any]:
         "first_seat": s.first_seat,
         "indicator": format_tile(s.indicator),
         "okey": format_tile(s.okey),
-        "stock": _tiles_out(s.stock),
-        "racks": [_tiles_out(r) for r in s.racks],
-        "discards": [_tiles_out(p) for p in s.discards],
+        "stock": tiles_out(s.stock),
+        "racks": [tiles_out(r) for r in s.racks],
+        "discards": [tiles_out(p) for p in s.discards],
         "turn": s.turn,
         "phase": s.phase,
-        "drawn": _opt_tile_out(s.drawn),
-        "drawn_from_left": _opt_tile_out(s.drawn_from_left),
+        "drawn": opt_tile_out(s.drawn),
+        "drawn_from_left": opt_tile_out(s.drawn_from_left),
         "last_discarder": s.last_discarder,
         "played": list(s.played),
         "shown_by": s.shown_by,
@@ -143,13 +143,13 @@ def hand_from_dict(d: dict[str, Any]) -> HandState:
         first_seat=d["first_seat"],
         indicator=parse_tile(d["indicator"]),
         okey=parse_tile(d["okey"]),
-        stock=_tiles_in(d["stock"]),
-        racks=tuple(_tiles_in(r) for r in d["racks"]),
-        discards=tuple(_tiles_in(p) for p in d["discards"]),
+        stock=tiles_in(d["stock"]),
+        racks=tuple(tiles_in(r) for r in d["racks"]),
+        discards=tuple(tiles_in(p) for p in d["discards"]),
         turn=d["turn"],
         phase=d["phase"],
-        drawn=_opt_tile_in(d["drawn"]),
-        drawn_from_left=_opt_tile_in(d["drawn_from_left"]),
+        drawn=opt_tile_in(d["drawn"]),
+        drawn_from_left=opt_tile_in(d["drawn_from_left"]),
         last_discarder=d["last_discarder"],
         played=tuple(d["played"]),
         shown_by=d["shown_by"],

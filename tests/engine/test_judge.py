@@ -20,9 +20,9 @@ def vectors() -> list[dict]:
     return [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
 
 
-def run_judge(text: str, **kw) -> list[dict]:
+def run_judge(text: str, command: str = "judge", **kw) -> list[dict]:
     proc = subprocess.run(
-        [sys.executable, "-m", "games.engine", "judge"],
+        [sys.executable, "-m", "games.engine", command],
         input=text,
         capture_output=True,
         text=True,

@@ -29,22 +29,27 @@ print("pure ok")
 """
 
 
-def test_engine_imports_and_plays_with_django_unimportable():
+def run_pure(script: str) -> None:
+    """Run the script in a fresh interpreter; it must print "pure ok"."""
     out = subprocess.run(
-        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "pure ok"
 
 
+def test_engine_imports_and_plays_with_django_unimportable():
+    run_pure(SCRIPT)
+
+
 # The command-line entry points read stdin and write stdout by design.
-COMMAND_LINE = {"__main__.py", "judge.py"}
+COMMAND_LINE = {"__main__.py", "judge.py", "okey101/judge.py"}
 FORBIDDEN = {"django", "random", "secrets", "time", "datetime", "os", "io", "socket", "pathlib"}
 
 
 def test_no_module_imports_a_clock_a_random_source_or_io():
-    for path in sorted(ENGINE.glob("*.py")):
-        if path.name in COMMAND_LINE:
+    for path in sorted(ENGINE.rglob("*.py")):
+        if path.relative_to(ENGINE).as_posix() in COMMAND_LINE:
             continue
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
