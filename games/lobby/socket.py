@@ -8,6 +8,7 @@ from games.lobby.reads import lobby_tables, my_tables
 from games.realtime.sockets import (
     CLOSE_FLOOD,
     CountedSocket,
+    DirectDispatch,
     FloodGuard,
     GoneClientSend,
     in_db_thread,
@@ -16,7 +17,7 @@ from games.realtime.sockets import (
 from games.table.publish import LOBBY_GROUP
 
 
-class LobbyConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
+class LobbyConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         self.lang = scope_language(self.scope)
         self.user = self.scope.get("user")

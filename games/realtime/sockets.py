@@ -22,6 +22,7 @@ from collections import Counter, deque
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.conf import settings
 
@@ -153,3 +154,16 @@ def in_db_thread(fn):
     """``fn`` as a coroutine function run in a thread of the loop's default executor, its stale
     database connections closed before and after as Channels does (see the module)."""
     return database_sync_to_async(fn, thread_sensitive=False)
+
+
+class DirectDispatch:
+    """A consumer mixin: each message goes straight to its handler. Channels' own dispatch
+    first closes the stale database connections of its one sync thread: a trip to that thread
+    for every message, every move's event to every socket included, for connections no socket
+    uses (its database work runs in ``in_db_thread``, which closes its own before and after)."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)

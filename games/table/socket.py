@@ -33,6 +33,7 @@ from games.realtime.sockets import (
     CLOSE_FLOOD,
     MAX_MESSAGE_CHARS,
     CountedSocket,
+    DirectDispatch,
     FloodGuard,
     GoneClientSend,
     _too_deep,
@@ -78,7 +79,7 @@ async def table_sockets_heal() -> None:
     await asyncio.gather(*(s.frame_asked() for s in behind), return_exceptions=True)
 
 
-class TableConsumer(CountedSocket, GoneClientSend, AsyncWebsocketConsumer):
+class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
