@@ -7,6 +7,8 @@ import unicodedata
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -92,3 +94,17 @@ def display_name_free(base: str) -> str:
         n += 1
         name = f"{base}{n}"
     return name
+
+
+# Connected where the model is defined: every user gets a profile from the moment the app's
+# models load, with no import inside AppConfig.ready() to do it.
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def profile_create(sender, instance, created, raw=False, **kwargs):
+    # Every user has a profile, however the user was made: code may rely on `user.profile`.
+    if created and not raw:
+        base = instance.get_username() or ""
+        if "@" in base or not base:
+            base = (instance.email or base).split("@")[0]
+        Profile.objects.get_or_create(
+            user=instance, defaults={"display_name": display_name_free(base)}
+        )
