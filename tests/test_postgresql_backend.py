@@ -11,6 +11,12 @@ from tests.games.table.test_concurrency import pytestmark as concurrency_marks
 pytestmark = concurrency_marks  # PostgreSQL, real transactions
 
 
+@pytest.fixture(autouse=True)
+def persistent(monkeypatch):
+    """Kept connections, as the site keeps them (the test session keeps none: tests/conftest.py)."""
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
+
+
 @pytest.fixture
 def tries(monkeypatch):
     """How many times the health check asked the server."""
