@@ -9,11 +9,9 @@ that sends too much, too fast or too deep is refused or closed before anything r
 A socket's database work (a move, its publish on commit, a whole table's render) runs in
 ``in_db_thread``: Channels' ``database_sync_to_async`` with asgiref's ``thread_sensitive=False``,
 which takes a thread from the event loop's default executor instead of the one thread that
-Channels otherwise runs all sync code of the process in. In that one thread every table's move
-waited behind every other's queries and commits, and behind each move's publish, which waits for
-the loop to send its messages: measured (bench/load.py, 100 tables at one move a second each), one
-daphne kept up but with p99 627 ms, its daphne at half a core, the move thread the bottleneck.
-More sockets than one process serves well are served by more daphne processes (deploy/), as
+Channels otherwise runs all sync code of the process in: there, every table's move would wait
+behind every other's queries and commits, and behind each move's publish, which waits for the
+loop to send its messages. More sockets than one process serves well are served by more daphne processes (deploy/), as
 Channels' deployment docs show.
 """
 

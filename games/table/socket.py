@@ -5,15 +5,16 @@ Client -> server, JSON: {"action": "move", "kind": "discard", "tile": "R7", "ver
 ws-send adds "HEADERS", which is ignored).
 
 Server -> client: HTML whose top-level elements carry ids and hx-swap-oob, which the htmx ws
-extension swaps in (games.table.render says which frames there are). A socket joins its table's group
-(public bytes, rendered once for everyone) and, for a signed-in viewer, that player's own group
+extension swaps in (games.table.render says which frames there are). A socket joins its table's
+group (public bytes, rendered once for everyone) and, for a signed-in viewer, that player's own group
 at the table (their rack and moves, and their whole table after a change of the table's life,
 rendered where the change was made). It renders only its own viewer's whole table: when it
 connects, when the page reports a gap in the versions, and after a change of the table's life
 for a spectator or a tab in another language than its player's.
-A move goes to the same service as the page's form (games.table.moves.move_submit), whole,
-in a database thread (games.realtime.sockets.in_db_thread): no transaction spans an await. It is answered through the groups
-like everyone else's (its service publishes it on commit); a refusal only to the mover.
+A move goes to the same service as the page's form (games.table.moves.move_submit), whole, in a
+database thread (games.realtime.sockets.in_db_thread): no transaction spans an await. It is
+answered through the groups like everyone else's (its service publishes it on commit); a refusal
+only to the mover.
 """
 
 import asyncio
