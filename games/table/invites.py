@@ -120,10 +120,3 @@ def invites_panel(table: Table, user, seats: list[dict], invites=None) -> dict |
 
 def _name(user) -> str:
     return player_name(user) if user is not None else ""
-
-
-def seats_mark_reserved(table: Table, seats: list[dict]) -> None:
-    """Mark the seat rows that a live invite keeps for someone (an empty seat to everyone)."""
-    reserved = seats_reserved(table) if table.status == Table.Status.OPEN else {}
-    for s in seats:
-        s["reserved"] = s["empty"] and s["index"] in reserved
