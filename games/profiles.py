@@ -78,9 +78,11 @@ def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
     hands = list(
         hands.select_related("game__table", "review").order_by("-ended", "-id")[:RECENT_HANDS]
     )
-    # the list links each review: the ones not made yet are asked for now, made by the reviews'
-    # worker, and counted here from the next visit on
-    hand_reviews_ask(h.pk for h in hands if getattr(h, "review", None) is None)
+    # the list links each review: on the player's own profile the ones not made yet are asked
+    # for now, made by the reviews' worker, and counted here from the next visit on. Another
+    # viewer's visits ask for nothing: reloading someone's profile must not fill the queue.
+    if viewer is not None and viewer.pk == user.pk:
+        hand_reviews_ask(h.pk for h in hands if getattr(h, "review", None) is None)
     seat_of = dict(Seat.objects.filter(user=user).values_list("table_id", "index"))
     by_move = dict(
         Move.objects.filter(user=user, hand__in=hands)

@@ -3,7 +3,7 @@
 Only when someone asks for it: most reviews are never opened, and judging every discard with
 the hard bot cost about a quarter of a core at saturation when every hand's end queued one. The
 review page makes it in its request (``hand_review_make``: a hand of 60 moves is judged well
-within the 2 s a player may wait); the profile's list of recent hands, which shows how many
+within the 2 s a player may wait); the player's own list of recent hands, which shows how many
 moments each review has, asks the reviews' worker for the ones it lists that have none yet
 (``hand_reviews_ask``). Making one is idempotent: a repeated ask does nothing.
 """

@@ -70,3 +70,7 @@ def test_the_list_asks_for_the_reviews_it_links_and_no_more(client, users, two_t
     client.get(reverse("games:review", args=[public.pk, 1]))  # opened: made there and then
     client.get(reverse("accounts:profile"))
     assert asked == [("games.tasks.hand_review_task", hands[private].pk)]
+    # someone else's visits ask for nothing
+    client.force_login(users[0])
+    client.get(reverse("accounts:profile_detail", args=[users[1].pk]))
+    assert asked == [("games.tasks.hand_review_task", hands[private].pk)]
