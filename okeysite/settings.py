@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "template_partials",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "accounts",
     "games",
 ]
@@ -89,6 +90,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # staff reach the admin only with a second factor enrolled (accounts.staff_mfa)
+    "accounts.staff_mfa.StaffSecondFactor",
 ]
 
 # How many reverse proxies stand in front of daphne (okeysite.clients.TrustedProxies): the
@@ -312,6 +315,11 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 # Failed log-ins: 5 per 5 minutes for one e-mail address, 20 per 5 minutes from one address.
 # The counters live in the cache (Redis in production).
 ACCOUNT_RATE_LIMITS = {"login_failed": "20/5m/ip,5/5m/key"}
+# A second factor (allauth.mfa): an authenticator app's codes (TOTP) and recovery codes, made
+# when the app is enrolled. Staff must enrol one before the admin opens (accounts.staff_mfa);
+# players may. Once enrolled, the log-in asks for a code after the password.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Okey"
 
 # --- e-mail ---------------------------------------------------------------------------------------
 if "EMAIL_URL" in env.ENVIRON:

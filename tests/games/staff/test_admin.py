@@ -5,6 +5,7 @@ import re
 from datetime import date, timedelta
 
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.contrib.auth.models import Permission
 from django.core import mail
 from django.test import Client, TestCase
@@ -42,6 +43,8 @@ def staff(django_user_model):
     codenames = ["change_table", "view_table", "change_seat", "view_seat", "view_hand"]
     codenames += ["view_game", "view_move", "view_invite", "view_staffaction"]
     user.user_permissions.set(Permission.objects.filter(codename__in=codenames))
+    # the admin opens only to staff with a second factor enrolled (accounts.staff_mfa)
+    TOTP.activate(user, generate_totp_secret())
     return user
 
 
