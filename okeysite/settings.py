@@ -8,6 +8,7 @@ DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
 import os
 import secrets
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import environ
@@ -365,6 +366,31 @@ if not DEBUG:
         "CSRF_TRUSTED_ORIGINS", default=[f"https://{h}" for h in ALLOWED_HOSTS]
     )
 
+# --- error reports ------------------------------------------------------------------------------
+# Who gets an e-mail for each unhandled error with DEBUG=0 (Django's AdminEmailHandler, below):
+# ADMINS="Ayşe <ayse@example.com>,ops@example.com". The report holds the traceback without any
+# frame's local variables (okeysite.reporting) and with settings and headers that look secret
+# masked (Django's SafeExceptionReporterFilter).
+ADMINS = [parseaddr(entry) for entry in env.list("ADMINS", default=[])]
+if any("@" not in address for _, address in ADMINS):
+    raise ImproperlyConfigured('ADMINS is a comma-separated list of "Name <address>" or addresses')
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)  # the reports' sender
+# Sentry, only when SENTRY_DSN is set: the SDK is not even imported otherwise. No personal data
+# (addresses, cookies, user ids), no request bodies and no local variables: a move's locals are
+# the stock and the racks, which no report may carry.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+        send_default_pii=False,
+        include_local_variables=False,
+        max_request_body_size="never",
+        traces_sample_rate=0.0,
+    )
+
 # With DEBUG=0 every log line is one JSON object (python-json-logger) with the time, level,
 # logger, message, any extra fields, and the id of the request, socket or task it belongs to
 # (okeysite.logcontext); with DEBUG on, plain text for a person at a terminal.
@@ -376,6 +402,8 @@ LOGGING = {
         # The sweep runs every few seconds: Celery's lines for each run would bury the rest.
         # The sweep logs when it acts (games.timers.sweep); other tasks keep their lines.
         "sweep_quiet": {"()": "okeysite.logfilters.SweepQuiet"},
+        "health_quiet": {"()": "okeysite.logfilters.HealthQuiet"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "formatters": {
         "json": {
@@ -390,11 +418,24 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "filters": ["context"],
             **({} if DEBUG else {"formatter": "json"}),
-        }
+        },
+        # an e-mail to ADMINS for each error Django logs (an unhandled exception in a view, a
+        # 5xx), with DEBUG off
+        "mail_admins": {
+            "level": "ERROR",
+            "class": "django.utils.log.AdminEmailHandler",
+            "filters": ["require_debug_false"],
+        },
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
-        name: {"filters": ["sweep_quiet"]}
-        for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+        # In place of Django's default for "django" (its own console handler and this mail):
+        # its lines reach the console once, through the root.
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        "django.request": {"filters": ["health_quiet"]},
+        **{
+            name: {"filters": ["sweep_quiet"]}
+            for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+        },
     },
 }
