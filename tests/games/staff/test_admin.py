@@ -23,8 +23,7 @@ from games.table.lifecycle import hand_next, table_start
 from games.table.moves import move_submit
 from games.timers.sweep import table_due
 from tests.games.conftest import game_started, table_full
-from tests.games.helpers import current_hand, hand_state, version_of
-from tests.games.plans import plan_move
+from tests.games.helpers import current_hand, hand_state, play_moves, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -53,19 +52,6 @@ def staff_client(staff):
     client = Client()
     client.force_login(staff)
     return client
-
-
-def play_moves(table, n):
-    seat_user = {s.index: s.user for s in table.seats.all()}
-    for _ in range(n):
-        state = hand_state(table)
-        move = plan_move(state)
-        move_submit(
-            table_id=table.pk,
-            user=seat_user[state.turn],
-            move={k: v for k, v in move.items() if k != "seat"},
-            expected_version=version_of(table),
-        )
 
 
 @pytest.fixture
