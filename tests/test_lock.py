@@ -113,9 +113,11 @@ def test_the_install_removes_what_the_lock_dropped(tmp_path):
         "PIP_FIND_LINKS": str(wheels),
     }
 
-    def install(*wheels_pinned: Path) -> None:
-        (project / "requirements.lock").write_text("".join(lock_line(w) for w in wheels_pinned))
-        subprocess.run([project / "bin" / "ensure-venv"], env=env, check=True, timeout=240)
+    def install(*wheels_pinned: Path, kind: str = "") -> None:
+        lock = "requirements-test.lock" if kind else "requirements.lock"
+        (project / lock).write_text("".join(lock_line(w) for w in wheels_pinned))
+        argv = [project / "bin" / "ensure-venv", *([kind] if kind else [])]
+        subprocess.run(argv, env=env, check=True, timeout=240)
 
     def installed() -> set[str]:
         listing = subprocess.run(
@@ -130,3 +132,13 @@ def test_the_install_removes_what_the_lock_dropped(tmp_path):
     after = installed()
     assert "okeydrop" not in after
     assert {"okeykeep", "pip"} <= after
+
+    # make test's .venv (the test lock: the base's packages and the test tools) stays whole when
+    # make run follows, and drops what its own lock dropped
+    tool = wheel_make(wheels, "okeytesttool")
+    install(keep, tool, drop, kind="test")
+    assert {"okeykeep", "okeytesttool", "okeydrop"} <= installed()
+    install(keep)  # make run: the base lock unchanged
+    assert {"okeykeep", "okeytesttool", "okeydrop"} <= installed()
+    install(keep, tool, kind="test")
+    assert "okeydrop" not in installed()
