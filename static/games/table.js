@@ -643,6 +643,7 @@
       if (el) rackVersion = Math.max(rackVersion, Number(el.getAttribute("data-version")) || 0);
     });
     rackReconcile();
+    hintForget();
     viewerMark();
     boardSortables();
     tick();
@@ -656,6 +657,26 @@
       }, MESSAGE_MS);
     }
   }
+
+  // ---- the hint (a practice game) -------------------------------------------------------------
+
+  // A hint is for the table as it was when it was asked for (its data-version): once anything
+  // has moved on (the player's own move, a bot's, a new hand) it is stale, and the panel empties.
+  // A full frame of the same version (the heartbeat's) leaves it alone.
+  function hintForget() {
+    var panel = document.getElementById("hint-panel");
+    var hint = panel && panel.querySelector("[data-hint]");
+    if (hint && lastVersion > Number(hint.getAttribute("data-version"))) panel.textContent = "";
+  }
+
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    var panel = document.getElementById("hint-panel");
+    if (!panel || event.target !== panel) return;
+    var hint = panel.querySelector("[data-hint]");
+    // a refusal carries no version: it is for the table as the page shows it
+    if (hint && !hint.hasAttribute("data-version")) hint.setAttribute("data-version", String(lastVersion));
+    hintForget();
+  });
 
   // the chat form is emptied once its message has gone (a listener here, not hx-on: the
   // Content-Security-Policy allows no code in the page)
