@@ -4,6 +4,11 @@ alone with bots at a practice table (``policy.practice``), on their own turn.
 Rated games never offer hints, nor does a table where another person plays: advice that one
 player may ask for and the others may not is only fair against bots. The advice is worked out by
 ``engine.hint`` on the hand as the player sees it, so it reveals nothing they cannot see.
+
+The panel shows the rack as it would be after the suggested throw, not the engine's arrangement
+of all fifteen tiles: that is one of several arrangements as good, and the throw, judged on the
+fourteen tiles left, may be a tile it put in a meld (the "Y6 out of Y4-5-6" of issue 38). The
+one-line reason is measured in what the panel shows: tiles in melds, or pairs.
 Read side: imports no service.
 """
 
