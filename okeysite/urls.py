@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.views import leaderboard, set_language
+from accounts.yourdata import privacy
 
 urlpatterns = [
     # Our set_language also stores the choice in a logged-in player's profile.
@@ -14,6 +15,7 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
+    path("privacy/", privacy, name="privacy"),
     path("", include("games.urls")),
     prefix_default_language=False,
 )
