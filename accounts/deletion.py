@@ -91,7 +91,7 @@ def account_delete(user) -> StaffAction:
         profile.display_name = DELETED_NAME.format(pk=user.pk)
         profile.deleted = now
         profile.save(update_fields=["display_name", "deleted"])
-        return StaffAction.objects.create(
+        action = StaffAction.objects.create(
             staff=None,
             kind=StaffAction.Kind.ACCOUNT_DELETE,
             table=None,
@@ -103,6 +103,13 @@ def account_delete(user) -> StaffAction:
                 "second_factors": factors,
             },
         )
+    # A request of theirs already under way when the account closed may have seated them again
+    # meanwhile; from now on their sessions are anonymous, so a second pass leaves for good.
+    again = player_tables_leave(user)
+    if again:
+        action.details["tables_left"] += again
+        action.save(update_fields=["details"])
+    return action
 
 
 def _log_entries_erase(user) -> None:

@@ -294,3 +294,22 @@ def test_a_forged_link_deletes_nothing(users, client):
     path = reverse("accounts:delete_confirm", args=["1z", "abc-123"])
     assert client.post(path).status_code == 400
     assert all(get_user_model().objects.get(pk=u.pk).is_active for u in users)
+
+
+def test_a_seat_taken_while_the_account_closes_is_left_too(users, monkeypatch, in_memory_layer):
+    """A request of theirs in flight during the deletion sits them down after the first pass
+    over their tables: the second pass, once they are anonymous, frees the seat."""
+    me = users[0]
+    table = table_create(manager=users[1], options={})
+    from accounts import deletion
+
+    erase = deletion.player_games_erase
+
+    def erase_while_sitting(user):
+        seat_take(table_id=table.pk, user=user, index=2)
+        return erase(user)
+
+    monkeypatch.setattr(deletion, "player_games_erase", erase_while_sitting)
+    action = account_delete(me)
+    assert not Seat.objects.filter(table=table, user_id=me.pk).exists()
+    assert [t["table"] for t in action.details["tables_left"]] == [table.pk]
