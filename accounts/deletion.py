@@ -79,7 +79,9 @@ def account_delete(user) -> StaffAction:
             authenticator = apps.get_model("mfa", "Authenticator")
             factors, _counts = authenticator.objects.filter(user=user).delete()
         _log_entries_erase(user)
-        user.username = f"deleted-{user.pk}"
+        # a colon: never a username that sign-up or the admin would make (their validator
+        # refuses it), so the stand-in cannot collide with a living account
+        user.username = f"deleted:{user.pk}"
         user.email = user.first_name = user.last_name = ""
         user.set_unusable_password()
         user.is_active = user.is_staff = user.is_superuser = False

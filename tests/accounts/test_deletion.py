@@ -9,8 +9,10 @@ from allauth.account.models import EmailAddress
 from django.apps import apps
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.contrib.contenttypes.models import ContentType
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -148,7 +150,9 @@ def test_deleting_an_account_erases_the_person_and_keeps_the_games(history, user
     user = get_user_model().objects.get(pk=my_id)
     # the person: nothing left that says who they were, and no way in
     assert not user.is_active and not user.is_staff and not user.has_usable_password()
-    assert user.email == "" and user.username == f"deleted-{my_id}"
+    assert user.email == "" and user.username == f"deleted:{my_id}"
+    with pytest.raises(ValidationError):  # a name no living account can have
+        UnicodeUsernameValidator()(user.username)
     assert not EmailAddress.objects.filter(user=user).exists()
     assert authenticate(email="player1@example.com", password=PASSWORD) is None
     profile = Profile.objects.get(user=user)
