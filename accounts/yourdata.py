@@ -32,6 +32,9 @@ from .tasks import email_send_on_commit
 # Wrong passwords on the deletion form: this many per window per account, then it waits.
 PASSWORD_TRIES = 5
 PASSWORD_WINDOW = 300
+# Links e-mailed for an account without a password: this many per window, not a mail flood.
+LINKS_SENT = 3
+LINKS_WINDOW = 3600
 
 
 def privacy(request):
@@ -61,10 +64,13 @@ def delete_account(request):
         else:
             return _deleted(request, user)
     elif request.method == "POST" and user.email:
-        _link_send(request, user)
-        messages.info(request, _("We sent a link to %(email)s: open it to delete your account.")
-                      % {"email": user.email})  # fmt: skip
-        return redirect("accounts:profile")
+        if not allowance_spend(f"account-delete-links:{user.pk}", LINKS_SENT, LINKS_WINDOW):
+            error = _("We sent you this link a few times already: try again in an hour.")
+        else:
+            _link_send(request, user)
+            sent = _("We sent a link to %(email)s: open it to delete your account.")
+            messages.info(request, sent % {"email": user.email})
+            return redirect("accounts:profile")
     status = 400 if error else 200
     ctx = {"by_password": by_password, "error": error}
     return render(request, "accounts/delete.html", ctx, status=status)

@@ -294,6 +294,17 @@ def test_an_account_without_a_password_confirms_by_email(users, client, settings
     assert client.get(path).status_code == 400
 
 
+def test_links_are_sent_a_few_times_an_hour(users, client):
+    users[0].set_unusable_password()
+    users[0].save()
+    client.force_login(users[0])
+    for _ in range(3):
+        assert client.post(reverse("accounts:delete")).status_code == 302
+    response = client.post(reverse("accounts:delete"))
+    assert response.status_code == 400 and "bir saat sonra" in response.content.decode()
+    assert len(mail.outbox) == 3
+
+
 def test_a_forged_link_deletes_nothing(users, client):
     path = reverse("accounts:delete_confirm", args=["1z", "abc-123"])
     assert client.post(path).status_code == 400
