@@ -9,6 +9,7 @@ games.names) and removes what was theirs alone: chat lines, invites they sent.
 
 from django.db.models import Q
 
+from games.errors import ServiceError
 from games.labels import mode_label
 from games.models import (
     ChatMessage,
@@ -155,13 +156,22 @@ def player_tables_leave(user) -> list[dict]:
     left = []
     seats = Seat.objects.filter(user=user).select_related("table")
     for seat in seats.exclude(table__status__in=OVER):
-        table = seat.table
-        if table.status in BEFORE_START:
-            seat_leave(table_id=table.pk, user=user)
-            left.append({"table": table.pk, "seat": seat.index + 1, "taken_over_by": None})
-        else:
-            by = seat_give_up(table_id=table.pk, user=user)
-            left.append({"table": table.pk, "seat": seat.index + 1, "taken_over_by": by})
+        table_id, by = seat.table_id, None
+        try:
+            if seat.table.status in BEFORE_START:
+                try:
+                    seat_leave(table_id=table_id, user=user)
+                except ServiceError as e:
+                    if e.code != "game_on":
+                        raise
+                    by = seat_give_up(table_id=table_id, user=user)  # it started meanwhile
+            else:
+                by = seat_give_up(table_id=table_id, user=user)
+        except ServiceError as e:
+            if e.code in ("not_seated", "not_playing"):
+                continue  # they left, or the game ended, since the seats were read
+            raise
+        left.append({"table": table_id, "seat": seat.index + 1, "taken_over_by": by})
     return left
 
 
