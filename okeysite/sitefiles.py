@@ -5,14 +5,15 @@ manifest names them through the static files' storage, so a deploy's hashed name
 
 import json
 
-from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.conf import settings
+from django.http import FileResponse, HttpResponse
 from django.templatetags.static import static
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 THEME = "#0f4d33"  # the felt: base.html's theme-color
 BACKGROUND = "#fbf7ec"  # a tile's ivory
+FAVICON = settings.BASE_DIR / "static" / "img" / "favicon.ico"
 
 
 def manifest(request):
@@ -40,5 +41,9 @@ def manifest(request):
 
 
 def favicon(request):
-    """Browsers ask for /favicon.ico whatever the page says: the file under static/."""
-    return redirect(static("img/favicon.ico"), permanent=True)
+    """Browsers ask for /favicon.ico whatever the page says: the file under static/, answered
+    here rather than redirected (a browser keeps a permanent redirect to a file whose hashed
+    name the next deploy changes)."""
+    response = FileResponse(open(FAVICON, "rb"), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

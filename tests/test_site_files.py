@@ -47,7 +47,8 @@ def test_the_web_manifest(client):
 @pytest.mark.django_db
 def test_favicon_ico_is_answered(client):
     response = client.get("/favicon.ico")
-    assert response.status_code == 301 and response["Location"].endswith("img/favicon.ico")
+    assert response.status_code == 200 and response["Content-Type"] == "image/x-icon"
+    assert b"".join(response.streaming_content) == (IMG / "favicon.ico").read_bytes()
 
 
 @pytest.mark.django_db
