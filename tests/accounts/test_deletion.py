@@ -349,3 +349,14 @@ def test_a_table_that_starts_meanwhile_is_left_as_a_game_under_way(
     assert action.details["tables_left"] == [{"table": table.pk, "seat": 2, "taken_over_by": "bot"}]
     seat = Seat.objects.get(table=table, index=1)
     assert seat.user_id is None and seat.is_bot
+
+
+def test_a_page_left_open_writes_no_more_chat(users, in_memory_layer):
+    """A table's socket keeps the user it was opened with: once the account is deleted, chat
+    from it is refused."""
+    table = table_create(manager=users[1], options={})
+    stale = get_user_model().objects.get(pk=users[0].pk)  # as the socket holds it
+    account_delete(users[0])
+    with pytest.raises(ServiceError) as e:
+        chat_post(table_id=table.pk, user=stale, text="hâlâ buradayım")
+    assert e.value.code == "not_signed_in" and not ChatMessage.objects.exists()
