@@ -296,13 +296,16 @@ class Invite(models.Model):
 
 
 class StaffAction(models.Model):
-    """What a staff member did to a table through the admin: append-only, shown read-only."""
+    """What a staff member did to a table through the admin, and the accounts players deleted
+    themselves (accounts.deletion): append-only, shown read-only. An account's deletion has no
+    table and no staff member: ``details`` holds the account's id and what was removed."""
 
     class Kind(models.TextChoices):
         TABLE_CLOSE = "table_close", _("closed the table")
         SEAT_REMOVE = "seat_remove", _("removed a player from a seat")
         HAND_VOID = "hand_void", _("voided the hand and dealt again")
         GAME_END = "game_end", _("ended the game")
+        ACCOUNT_DELETE = "account_delete", _("a player deleted their account")
 
     staff = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -317,12 +320,15 @@ class StaffAction(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     reason = models.CharField(max_length=200, blank=True)
-    version_before = models.PositiveIntegerField()
-    version_after = models.PositiveIntegerField()
+    # the table's version before and after the action; none for an account's deletion
+    version_before = models.PositiveIntegerField(null=True, blank=True)
+    version_after = models.PositiveIntegerField(null=True, blank=True)
     details = models.JSONField(default=dict)
 
     class Meta:
         ordering = ["-created", "-id"]
 
     def __str__(self):
+        if self.kind == self.Kind.ACCOUNT_DELETE:
+            return f"{self.get_kind_display()} (user {self.details.get('user')})"
         return f"{self.get_kind_display()} (table {self.details.get('table')})"

@@ -439,3 +439,16 @@ LOGGING = {
         },
     },
 }
+
+# --- your data: the privacy notice, account deletion and export (accounts.yourdata) ----------------
+# Who is responsible for the players' data (the "veri sorumlusu" of KVKK, the GDPR's controller)
+# and where requests about it go; shown on /privacy/. Unset, the notice names "the operator of
+# this site" and sends players to the profile's own tools only.
+PRIVACY_CONTROLLER = env.str("PRIVACY_CONTROLLER", default="")
+PRIVACY_CONTACT = env.str("PRIVACY_CONTACT", default="")
+# Expired log-in sessions are deleted once a day: the privacy notice says how long they are kept.
+CELERY_BEAT_SCHEDULE["sessions-clear"] = {
+    "task": "accounts.tasks.sessions_clear_task",
+    "schedule": 24 * 3600.0,
+    "options": {"expires": 3600.0},
+}

@@ -547,6 +547,8 @@ class StaffActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=_("version"))
     def versions(self, obj):
+        if obj.version_before is None:  # an account's deletion: no table
+            return "—"
         return f"{obj.version_before} → {obj.version_after}"
 
 

@@ -66,6 +66,34 @@ def seat_leave(*, table_id, user) -> int:
         return table_bump(game, lobby=True)
 
 
+def seat_vacate_playing(table: Table, seat) -> str:
+    """Free a person's seat at a game under way (the caller holds the table's lock, saves the
+    seat and bumps the version): a bot plays it on if the table lets bots fill seats, else it is
+    away and the turn timeouts play for it. Who plays it now: "bot" or "timeouts"."""
+    seat.user, seat.timeouts_in_row = None, 0
+    if table.policy.bots_fill:
+        seat.is_bot, seat.away = True, False
+        return "bot"
+    seat.away = True
+    return "timeouts"
+
+
+def seat_give_up(*, table_id, user) -> str:
+    """``user`` gives up their seat at a game under way for good (they deleted their account):
+    the seat is played on as when staff remove a player. Who plays it now."""
+    with transaction.atomic():
+        game, table = table_lock(table_id)
+        seat = table.seats.filter(user=user).first() if _signed_in(user) else None
+        if seat is None:
+            raise ServiceError("not_seated", _("You are not sitting at this table."))
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("not_playing", _("The game at this table is not under way."))
+        taken_over_by = seat_vacate_playing(table, seat)
+        seat.save(update_fields=["user", "is_bot", "away", "timeouts_in_row"])
+        table_bump(game, lobby=True)
+        return taken_over_by
+
+
 def deadline_rearm(table_id) -> None:
     """Work the table's deadline out again and send its task, without a visible change (after
     its times were changed by hand: an operator, a test). Tasks already sent stay harmless."""
