@@ -82,6 +82,15 @@ class Seat(models.Model):
     bot_strength = models.CharField(max_length=8, blank=True, default="")
     away = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # The person who left this seat while its game ran (games.table.seats.seat_leave): the game
+    # still rates them, as its loser (docs/rules.md, "Leaving a rated game").
+    left_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats_left",
+    )
 
     class Meta:
         ordering = ["table_id", "index"]  # the column: "table" would join Table for its ordering

@@ -49,11 +49,22 @@ def tables_allowance_check(manager) -> None:
 
 def game_running_check(manager, table: Table) -> None:
     """Refuse to start ``table`` while the account's other tables run as many games as it may
-    (OKEY_GAMES_PER_ACCOUNT): with bots on the seats one account could run any number."""
-    running = Table.objects.filter(manager=manager, status__in=RUNNING).exclude(pk=table.pk)
-    if running.count() >= settings.OKEY_GAMES_PER_ACCOUNT:
+    (OKEY_GAMES_PER_ACCOUNT): with bots on the seats one account could run any number. A game
+    its manager has left (games.table.seats) is no longer theirs. The refusal names the latest
+    such table, for the page to link it and to offer to leave it."""
+    running = (
+        Table.objects.filter(manager=manager, status__in=RUNNING)
+        .exclude(pk=table.pk)
+        .exclude(seats__left_by=manager)
+        .order_by("-pk")
+    )
+    other = running.values_list("pk", flat=True)
+    if len(other) >= settings.OKEY_GAMES_PER_ACCOUNT:
+        seated = Seat.objects.filter(table_id=other[0], user=manager).exists()
         raise ServiceError(
-            "game_running", _("A game at another table of yours is on: finish it first.")
+            "game_running",
+            _("Your game at table %(n)d is on: finish it, or leave it, first.") % {"n": other[0]},
+            details={"table": other[0], "seated": seated},
         )
 
 

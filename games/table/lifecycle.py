@@ -193,16 +193,18 @@ def game_finish(game: Game, table: Table, state, now=None) -> None:
     table.save(update_fields=["status"])
 
 
-def game_stop(game: Game, table: Table, now) -> Hand | None:
-    """Staff end the game now: a running hand is stopped as void, then the results are written
-    at once (the staff see them), over the hands played so far. The hand stopped, if any."""
+def game_stop(game: Game, table: Table, now, *, staff: bool = False) -> Hand | None:
+    """End the game now (staff, or the last person left it): a running hand is stopped as void,
+    then the results are written at once, over the hands played so far. The hand stopped, if
+    any."""
     hand = hand_running(game)
     state = hand_stop(game, hand, now) if hand is not None else engine.game_from_dict(game.state)
     state = replace(state, over=True)
     game.state = engine.game_to_dict(state)
     game_finish(game, table, state, now)
     results_write(game, table)
-    game.results["staff"] = True  # the page says who ended it
+    if staff:
+        game.results["staff"] = True  # the page says who ended it
     return hand
 
 
