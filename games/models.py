@@ -262,7 +262,7 @@ class Invite(models.Model):
     inviter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invites_sent"
     )
-    language = models.CharField(max_length=5)  # the inviter's: the e-mail is written in it
+    language = models.CharField(max_length=5)  # the invitee's (invites.services): the e-mail's
     token_hash = models.CharField(max_length=64, unique=True)  # SHA-256 hex of the link's token
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SENT)
     created = models.DateTimeField(auto_now_add=True)

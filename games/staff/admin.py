@@ -18,6 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.errors import ServiceError
 from games.models import (
@@ -320,7 +321,7 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
                 (
                     _link(h, _("hand %(n)d") % {"n": h.number}),
                     _("over") if h.over else _("in play"),
-                    _("%(n)d moves") % {"n": h.version},
+                    ngettext("%(n)d move", "%(n)d moves", h.version) % {"n": h.version},
                     _replay_link(h),
                 )
                 for h in rows

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.engine import OptionError
 from games.errors import ServiceError
@@ -35,10 +36,15 @@ def tables_allowance_check(manager) -> None:
     holds the account's row lock, so that two requests at once cannot both pass."""
     mine = Table.objects.filter(manager=manager)
     if mine.filter(status__in=UNFINISHED).count() >= settings.OKEY_TABLES_PER_ACCOUNT:
+        n = settings.OKEY_TABLES_PER_ACCOUNT
         raise ServiceError(
             "too_many_tables",
-            _("You have %(n)d tables that are not over yet: play or leave one of them first.")
-            % {"n": settings.OKEY_TABLES_PER_ACCOUNT},
+            ngettext(
+                "You have %(n)d table that is not over yet: play or leave it first.",
+                "You have %(n)d tables that are not over yet: play or leave one of them first.",
+                n,
+            )
+            % {"n": n},
         )
     hour_ago = timezone.now() - timedelta(hours=1)
     if mine.filter(created__gte=hour_ago).count() >= settings.OKEY_TABLES_CREATED_PER_HOUR:

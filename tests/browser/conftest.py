@@ -139,7 +139,6 @@ def _asgi_live_server_process(django_db_setup, django_db_blocker, tmp_path_facto
                 "KEY_PREFIX": server.cache_prefix,
             }
         },
-        "SITE_URL": server.url,
     }
     env = {**os.environ, "OKEY_LIVE_SETTINGS": json.dumps(overrides, default=str)}
     with open(server.log_path, "wb") as log:
