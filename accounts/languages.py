@@ -1,8 +1,10 @@
 """A signed-in player's pages are in their profile's language, wherever the link came from: `/`
-typed in, a link in an e-mail, a page another player shared. The profile holds the player's choice
-(the language switch and the profile form both write it); a page in the other language is sent
-on, once, to the same page in theirs. Before, only the page right after log-in followed the
-profile, and `/` (the Turkish pages have no prefix) stayed Turkish for an English player."""
+typed in, a link in an e-mail, a bookmark. The profile holds the player's choice (the language
+switch and the profile form both write it). The site's default language has no prefix in its
+addresses, so such an address says nothing about a language: for a player whose profile is in
+another, it is sent on, once, to the same page in theirs. An address with a prefix (`/en/...`)
+names its language and is left as it is. Before, only the page right after log-in followed the
+profile, and `/` stayed Turkish for an English player."""
 
 from urllib.parse import urlsplit, urlunsplit
 
@@ -13,16 +15,18 @@ from django.utils import translation
 
 
 class ProfileLanguageMiddleware:
-    """After the log-in's and the locale's middleware: a signed-in player's GET of a page in
-    another language than their profile's is redirected to it in theirs (htmx requests are
-    left alone: they fetch parts of a page already shown)."""
+    """After the log-in's and the locale's middleware: a signed-in player's GET of a page at an
+    address without a language prefix is redirected to it in their profile's language, when
+    that is not the default (htmx requests are left alone: they fetch parts of a page already
+    shown). The profile is the one base.html shows the player's name from: no extra query."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         wanted = _profile_language(request)
-        if wanted and wanted != getattr(request, "LANGUAGE_CODE", wanted):
+        unprefixed = translation.get_language_from_path(request.path_info) is None
+        if wanted and wanted != settings.LANGUAGE_CODE and unprefixed:
             here = request.get_full_path()
             there = url_in_language(here, wanted)
             if there != here:

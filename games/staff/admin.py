@@ -21,6 +21,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.errors import ServiceError
+from games.labels import mode_label
+from games.lobby.forms import TableForm
 from games.models import (
     ChatMessage,
     Game,
@@ -268,7 +270,7 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
     fields = [
         "manager",
         "status",
-        "options",
+        "options_shown",
         "team_a_name",
         "team_b_name",
         "start_at",
@@ -291,7 +293,24 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
 
     @admin.display(description=_("mode"))
     def mode(self, obj):
-        return obj.rules.mode
+        return mode_label(obj.rules.mode)
+
+    @admin.display(description=_("options"))
+    def options_shown(self, obj):
+        """Each option as the manager chose it on the table form, by that form's label and
+        choice, in the admin's language (the raw JSON spoke neither)."""
+        values = {**obj.rules.to_dict(), **obj.policy.to_dict()}
+        rows = []
+        for name, field in TableForm.base_fields.items():
+            if name not in values:
+                continue
+            value = values[name]
+            if isinstance(value, bool):
+                value = _("yes") if value else _("no")
+            elif getattr(field, "choices", None):
+                value = dict(field.choices).get(value, value)
+            rows.append((field.label, value))
+        return format_html_join(mark_safe("<br>"), "{}: {}", rows)
 
     @admin.display(description=_("private"), boolean=True)
     def private(self, obj):
@@ -300,7 +319,7 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
     @admin.display(description=_("players"))
     def players(self, obj):
         return ", ".join(
-            _player(s.user) if s.user else ("bot" if s.is_bot else "—") for s in obj.seats.all()
+            _player(s.user) if s.user else (_("bot") if s.is_bot else "—") for s in obj.seats.all()
         )
 
     @admin.display(description=_("version"))

@@ -1,5 +1,5 @@
 """A signed-in player's pages are in their profile's language, wherever the link came from
-(accounts/languages.py): `/` typed in, an e-mail's link, a page shared in the other language."""
+(accounts/languages.py): `/` typed in, an e-mail's link, a bookmark."""
 
 import pytest
 
@@ -20,8 +20,12 @@ def test_an_english_profile_gets_english_at_the_root(client, english):
     assert client.get("/leaderboard/?page=1")["Location"] == "/en/leaderboard/?page=1"
 
 
-def test_a_turkish_profile_gets_turkish_pages(player_client):
-    assert player_client.get("/en/leaderboard/")["Location"] == "/leaderboard/"
+def test_an_address_that_names_its_language_is_left_alone(player_client, english):
+    assert player_client.get("/en/leaderboard/").status_code == 200
+    english.profile.language = "tr"
+    english.profile.save()
+    assert player_client.get("/en/leaderboard/").status_code == 200  # a link to English pages
+    assert player_client.get("/leaderboard/").status_code == 200
 
 
 def test_visitors_htmx_posts_and_unpaged_paths_are_left_alone(client, english):
