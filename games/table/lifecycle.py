@@ -157,13 +157,14 @@ def hand_end(game: Game, table: Table, hand: Hand, new_state: engine.HandState, 
     return False
 
 
-def hand_stop(game: Game, hand: Hand, now) -> engine.GameState:
-    """Staff stop the running ``hand`` as void (the engine's ``hand_void``): nothing scores and
-    the same player starts the next deal. The stored state stays what its moves made (see the
-    module's notes). The game state after it; a void hand never ends a game."""
+def hand_stop(game: Game, hand: Hand, now, *, staff: bool = True) -> engine.GameState:
+    """Staff (or, with ``staff`` False, the last person leaving the game) stop the running
+    ``hand`` as void (the engine's ``hand_void``): nothing scores and the same player starts the
+    next deal. The stored state stays what its moves made (see the module's notes). The game
+    state after it; a void hand never ends a game."""
     ended = engine.hand_void(engine.hand_from_dict(hand.state))
     state = _hand_close(game, hand, ended, now)
-    hand.result["staff"] = True  # the table and the replay say who stopped it
+    hand.result["staff" if staff else "left"] = True  # the table and the replay say who stopped it
     hand.save(update_fields=["over", "ended", "result"])
     return state
 
@@ -198,7 +199,10 @@ def game_stop(game: Game, table: Table, now, *, staff: bool = False) -> Hand | N
     then the results are written at once, over the hands played so far. The hand stopped, if
     any."""
     hand = hand_running(game)
-    state = hand_stop(game, hand, now) if hand is not None else engine.game_from_dict(game.state)
+    if hand is not None:
+        state = hand_stop(game, hand, now, staff=staff)
+    else:
+        state = engine.game_from_dict(game.state)
     state = replace(state, over=True)
     game.state = engine.game_to_dict(state)
     game_finish(game, table, state, now)

@@ -165,6 +165,7 @@ class ResultView:
     hand_number: int
     void: bool
     staff_void: bool
+    left_void: bool  # stopped when the last person left the game (games.table.seats)
     finisher: int | None
     kind: str | None
     value: int
@@ -541,6 +542,7 @@ def result_view(
         hand_number=hand.number,
         void=result["void"],
         staff_void=bool((hand.result or {}).get("staff")),
+        left_void=bool((hand.result or {}).get("left")),
         finisher=result["finisher"],
         kind=result["kind"],
         value=result["value"],

@@ -77,6 +77,8 @@ def test_the_last_person_to_leave_ends_the_game_and_loses_it(users, fixed_seed):
     assert game.status == Game.Status.OVER and not game.results.get("staff")
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
     assert game.results["places"] == [2, 1] and rating(users[0]) == -1
+    hand = game.hands.get()
+    assert hand.over and hand.result["left"] and "staff" not in hand.result
 
 
 def test_a_practice_game_shows_no_rating_points(users, fixed_seed):
