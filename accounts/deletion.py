@@ -38,6 +38,7 @@ USER_ROWS = {
     "admin.logentry.user": "kept: what a staff member did in the admin",
     "games.table.manager": "kept: the table's manager is the anonymous user",
     "games.seat.user": "a table not over is left (games.players); a finished one keeps it",
+    "games.seat.left_by": "kept: who gave the game up, for its results (the anonymous user)",
     "games.move.user": "kept: the move log replays the hand",
     "games.chatmessage.user": "deleted",
     "games.playerresult.user": "kept: the results stay, under the anonymous user",

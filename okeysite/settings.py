@@ -91,7 +91,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    # staff reach the admin only with a second factor enrolled (accounts.staff_mfa)
+    "accounts.languages.ProfileLanguageMiddleware",  # a signed-in player's pages: their language
+    # staff reach the admin only with a second factor enrolled (accounts.staff_mfa); after the
+    # language's middleware, so that its message is in the staff member's language
     "accounts.staff_mfa.StaffSecondFactor",
 ]
 
@@ -126,8 +128,17 @@ ROOT_URLCONF = "okeysite.urls"
 DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
 WSGI_APPLICATION = "okeysite.wsgi.application"
 ASGI_APPLICATION = "okeysite.asgi.application"
-# Absolute links built outside a request (e-mails sent by Celery tasks, invites).
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The base of absolute links (an invite's e-mail). Set, it is the site's public address and every
+# link uses it (production). Unset, a link made in a request uses the request's host and port, and
+# one made outside a request where `make run` listens (bin/run exports HOST and PORT as OKEY_HOST
+# and OKEY_PORT): an invite from `make run PORT=8700` once pointed at port 8000.
+SITE_URL_SET = bool(env.str("SITE_URL", default=""))
+SITE_URL = env.str(
+    "SITE_URL",
+    default="http://{}:{}".format(
+        env.str("OKEY_HOST", default="127.0.0.1"), env.str("OKEY_PORT", default="8000")
+    ),
+).rstrip("/")
 
 TEMPLATES = [
     {

@@ -145,7 +145,7 @@ def game_end(*, table_id, staff, reason="") -> StaffAction:
             )
         before = game.version
         details = {}
-        hand = game_stop(game, table, timezone.now())
+        hand = game_stop(game, table, timezone.now(), staff=True)
         if hand is not None:
             details["hand_voided"] = hand.number
         table_bump(game, lobby=True)

@@ -144,7 +144,6 @@ def live_server_run(base: Path, **extra_settings):
                 "KEY_PREFIX": server.cache_prefix,
             }
         },
-        "SITE_URL": server.url,
         **extra_settings,
     }
     env = {**os.environ, "OKEY_LIVE_SETTINGS": json.dumps(overrides, default=str)}
