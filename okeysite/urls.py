@@ -14,6 +14,7 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
+    path("", include("games.learn.urls")),
     path("", include("games.urls")),
     prefix_default_language=False,
 )
