@@ -13,6 +13,8 @@ from celery import shared_task
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 
+from accounts.guests import guests_cleanup
+
 
 def email_to_dict(message: EmailMessage) -> dict:
     if message.attachments:
@@ -63,3 +65,9 @@ def email_send_task(data: dict) -> int:
 def email_send_on_commit(message: EmailMessage) -> None:
     """Send ``message`` by the task, after the current transaction commits (at once outside one)."""
     transaction.on_commit(partial(email_send_task.delay, email_to_dict(message)))
+
+
+@shared_task(name="accounts.tasks.guests_cleanup_task")
+def guests_cleanup_task() -> int:
+    """Beat's: delete the guests whose session is over, and their tables (accounts.guests)."""
+    return guests_cleanup()

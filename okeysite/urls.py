@@ -2,6 +2,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.guest_pages import guest_signup_page
 from accounts.views import leaderboard, set_language
 
 urlpatterns = [
@@ -14,6 +15,7 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
+    path("guest/signup/", guest_signup_page, name="guest_signup"),
     path("", include("games.learn.urls")),
     path("", include("games.urls")),
     prefix_default_language=False,
