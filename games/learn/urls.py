@@ -8,4 +8,6 @@ from games.learn import pages
 app_name = "learn"
 urlpatterns = [
     path("rules/", pages.rules, name="rules"),
+    path("learn/first-hand/", pages.first_hand, name="first_hand"),
+    path("learn/coach/<id:table_id>/", pages.coach, name="coach"),
 ]

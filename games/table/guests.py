@@ -18,6 +18,7 @@ def guest_refuse(user) -> None:
 
 
 def guest_table_check(user, policy) -> None:
-    """A guest's new table must be a practice game (not rated) that the lobby may list."""
-    if policy.private or not policy.practice:
+    """A guest's new table must be a practice game (not rated) that the lobby may list, or
+    their first hand (a lesson: the lobby does not list it, and nobody else may sit there)."""
+    if (policy.private and not policy.lesson) or not policy.practice:
         guest_refuse(user)
