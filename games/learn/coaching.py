@@ -89,15 +89,39 @@ def _last_discard(hand: Hand, state: engine.HandState, me: int):
     return before, Discard(me, engine.parse_tile(moves[i].tile)), taken
 
 
-def coach_view(table_id: int, user) -> CoachView | None:
-    """The coach at ``table_id`` for ``user``, or None where there is none (not a first-hand
-    table, or ``user`` does not sit there)."""
+def _lesson_seat(table_id: int, user) -> tuple[Table, int] | None:
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not table.policy.lesson:
         return None
     me = _seat_of(table, user)
-    if me is None:
+    return None if me is None else (table, me)
+
+
+def coach_key(table_id: int, user) -> tuple[str, bool] | None:
+    """What the coach's ``key`` is now, and whether the hand is over, without working out what
+    it says (the page asks every second; the answer changes only with a move); None where
+    there is no coach for ``user``."""
+    found = _lesson_seat(table_id, user)
+    if found is None:
         return None
+    hand = (
+        Hand.objects.filter(game__table=found[0])
+        .order_by("-number")
+        .values("pk", "version", "over")
+        .first()
+    )
+    if hand is None:
+        return "waiting", False
+    return f"{hand['pk']}:{hand['version']}", hand["over"]
+
+
+def coach_view(table_id: int, user) -> CoachView | None:
+    """The coach at ``table_id`` for ``user``, or None where there is none (not a first-hand
+    table, or ``user`` does not sit there)."""
+    found = _lesson_seat(table_id, user)
+    if found is None:
+        return None
+    table, me = found
     hand = Hand.objects.filter(game__table=table).order_by("-number").first()
     if hand is None:
         return CoachView(key="waiting", step="waiting", table_id=table.pk)
@@ -116,7 +140,7 @@ def coach_view(table_id: int, user) -> CoachView | None:
         result = state.result
         finisher = None if result is None else result.finisher
         step = "won" if finisher == me else "lost"
-        return CoachView(key=f"{key}:{step}", step=step, finisher=finisher, **base)
+        return CoachView(key=key, step=step, finisher=finisher, **base)
     last = _last_discard(hand, state, me)
     verdict = None
     if last is not None:

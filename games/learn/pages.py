@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.guests import guest_start
 from accounts.models import guest_is
 from games.errors import ServiceError
-from games.learn.coaching import coach_view
+from games.learn.coaching import coach_key, coach_view
 from games.learn.examples import EXAMPLES, OKEY
 from games.learn.lesson import lesson_start
 
@@ -39,11 +39,13 @@ def coach(request, table_id):
     every second with the ``key`` of what it shows: nothing changed, 204 and no swap. Once the
     hand's end is shown, the same again with 286, htmx's word for "stop asking" (it swaps a 286
     like a 200, so the panel stays as it was)."""
-    view = coach_view(table_id, request.user)
-    if view is None:
+    now = coach_key(table_id, request.user)
+    if now is None:
         raise Http404
-    seen = request.GET.get("key") == view.key
-    if seen and view.step not in ("won", "lost"):
+    key, over = now
+    seen = request.GET.get("key") == key
+    if seen and not over:
         return HttpResponse(status=204)
+    view = coach_view(table_id, request.user)
     ctx = {"coach": view, "guest": guest_is(request.user)}
     return render(request, "learn/coach.html", ctx, status=286 if seen else 200)
