@@ -64,6 +64,8 @@ def test_a_newcomer_goes_from_the_home_page_through_the_first_hand_to_its_finish
     settings.OKEY_BOT_PAUSE = (0.05, 0.1)
     context = context_for(browser, viewport, has_touch=viewport[0] < 500)
     page = context.new_page()
+    asked = []  # the coach's answers: 204 while nothing changed, 286 once the end is shown
+    page.on("response", lambda r: asked.append(r.status) if "/learn/coach/" in r.url else None)
     try:
         page.goto(asgi_live_server.url + "/")
         page.get_by_role("button", name="İlk elinizi bir koçla oynayın").first.click()
@@ -95,6 +97,9 @@ def test_a_newcomer_goes_from_the_home_page_through_the_first_hand_to_its_finish
         assert hand.over and hand.result["finisher"] == 0
         # a guest: the way to keep playing, in one step
         expect(coach.locator("[data-next-signup]")).to_be_visible()
+        page.wait_for_timeout(2500)
+        assert 204 in asked and asked[-1] == 286, asked
+        expect(coach.locator(".coach-won")).to_be_visible()  # and the panel kept it
     finally:
         context.close()
 
@@ -144,6 +149,7 @@ def test_a_guest_plays_a_practice_game_without_an_account_then_signs_up_in_one_s
         bots = page.locator("#table-board .seat-name", has_text=re.compile(r"^Bot \d$"))
         expect(bots).to_have_count(3)
         assert Guest.objects.count() == 1
+        expect(page.locator("#chat-form")).to_have_count(0)  # a guest does not chat
 
         page.goto(server.url + "/")
         page.locator("[data-guest-note] a").first.click()
@@ -160,8 +166,9 @@ def test_a_guest_plays_a_practice_game_without_an_account_then_signs_up_in_one_s
         while not server.links("/accounts/confirm-email/") and time.monotonic() < deadline:
             time.sleep(0.1)
         assert server.links("/accounts/confirm-email/")  # confirmed as every sign-up is
-        page.goto(table_url)  # their game is theirs
+        page.goto(table_url)  # their game is theirs, and they may chat now
         expect(page.locator(".seat.is-you .seat-name")).to_have_text("Misafir Deniz")
+        expect(page.locator("#chat-form")).to_have_count(1)
     finally:
         context.close()
 
