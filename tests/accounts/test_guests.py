@@ -171,3 +171,11 @@ def test_the_leaderboard_never_lists_a_guest(client):
     guest = the_guest(client)
     guest.profile.__class__.objects.filter(user=guest).update(games_played=1, rating_points=99)
     assert guest.profile.display_name not in Client().get("/leaderboard/").content.decode()
+
+
+def test_the_cleanup_runs_by_itself(settings):
+    """Beat sends the cleanup every few minutes: nothing waits for a person to run it."""
+    from accounts.tasks import guests_cleanup_task
+
+    entry = settings.CELERY_BEAT_SCHEDULE["guests-cleanup"]
+    assert entry["task"] == guests_cleanup_task.name and entry["schedule"] <= 600
