@@ -33,13 +33,17 @@ def coach_next(page, key: str) -> tuple[str, str]:
     return page.locator("#coach .coach-step").get_attribute("data-step"), key
 
 
-def follow_the_coach(page) -> list[str]:
-    """Play the first hand as the coach says, through the table's own buttons; the steps."""
+def follow_the_coach(page, verdicts: list) -> list[str]:
+    """Play the first hand as the coach says, through the table's own buttons; the steps (and
+    into ``verdicts`` what the coach said of each throw)."""
     steps, key = [], ""
-    for _ in range(12):
+    for _ in range(40):
         step, key = coach_next(page, key)
         steps.append(step)
         coach = page.locator("#coach .coach-step")
+        verdict = page.locator("#coach .coach-verdict")
+        if verdict.count():
+            verdicts.append(verdict.get_attribute("data-verdict"))
         if step in ("won", "lost"):
             return steps
         if step in ("first", "throw", "finish"):
@@ -80,7 +84,9 @@ def test_a_newcomer_goes_from_the_home_page_through_the_first_hand_to_its_finish
         expect(coach.locator('.tile[data-tile="Y5"].is-okey').first).to_be_visible()
         page.locator('[data-arrange="runs"]').click()  # "Seri diz", as the coach says
 
-        steps = follow_the_coach(page)
+        verdicts = []
+        steps = follow_the_coach(page, verdicts)
+        assert verdicts and set(verdicts) == {"good"}  # each throw the coach's, and said so
         # the bots' moves between (each a new "others": the coach judges the last throw)
         assert [s for s in steps if s != "others"] == [
             "first",
