@@ -75,6 +75,9 @@ def test_a_newcomer_goes_from_the_home_page_through_the_first_hand_to_its_finish
         page.get_by_role("button", name="İlk elinizi bir koçla oynayın").first.click()
         expect(page).to_have_url(re.compile(r"/table/\d+/$"))
         table_ready(page, 15)
+        # the coach beside (desktop) or above (phone) the table leaves the rack its whole width
+        rack = page.locator("#rack").bounding_box()
+        assert rack["x"] >= 0 and rack["x"] + rack["width"] <= viewport[0], rack
         coach = page.locator("#coach")
         # the coach points out the indicator and the okey, and suggests an arrangement
         expect(coach).to_contain_text("gösterge")
