@@ -49,6 +49,9 @@ class LoginForm(allauth_forms.LoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         labels_set(self, {"password": _("Password")})
+        # allauth puts its "Forgot your password?" link under the field: the page has its own
+        # beside the button, and showed it twice
+        self.fields["password"].help_text = ""
 
 
 class AdminLoginForm(AdminAuthenticationForm):

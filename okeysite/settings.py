@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.languages.ProfileLanguageMiddleware",  # a signed-in player's pages: their language
 ]
 
 # How many reverse proxies stand in front of daphne (okeysite.clients.TrustedProxies): the
@@ -122,8 +123,17 @@ ROOT_URLCONF = "okeysite.urls"
 DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
 WSGI_APPLICATION = "okeysite.wsgi.application"
 ASGI_APPLICATION = "okeysite.asgi.application"
-# Absolute links built outside a request (e-mails sent by Celery tasks, invites).
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The base of absolute links (an invite's e-mail). Set, it is the site's public address and every
+# link uses it (production). Unset, a link made in a request uses the request's host and port, and
+# one made outside a request where `make run` listens (bin/run exports HOST and PORT as OKEY_HOST
+# and OKEY_PORT): an invite from `make run PORT=8700` once pointed at port 8000.
+SITE_URL_SET = bool(env.str("SITE_URL", default=""))
+SITE_URL = env.str(
+    "SITE_URL",
+    default="http://{}:{}".format(
+        env.str("OKEY_HOST", default="127.0.0.1"), env.str("OKEY_PORT", default="8000")
+    ),
+).rstrip("/")
 
 TEMPLATES = [
     {
@@ -400,4 +410,17 @@ LOGGING = {
         name: {"filters": ["sweep_quiet"]}
         for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
     },
+}
+
+# --- your data: the privacy notice, account deletion and export (accounts.yourdata) ----------------
+# Who is responsible for the players' data (the "veri sorumlusu" of KVKK, the GDPR's controller)
+# and where requests about it go; shown on /privacy/. Unset, the notice names "the operator of
+# this site" and sends players to the profile's own tools only.
+PRIVACY_CONTROLLER = env.str("PRIVACY_CONTROLLER", default="")
+PRIVACY_CONTACT = env.str("PRIVACY_CONTACT", default="")
+# Expired log-in sessions are deleted once a day: the privacy notice says how long they are kept.
+CELERY_BEAT_SCHEDULE["sessions-clear"] = {
+    "task": "accounts.tasks.sessions_clear_task",
+    "schedule": 24 * 3600.0,
+    "options": {"expires": 3600.0},
 }

@@ -4,17 +4,22 @@ from django.urls import include, path
 
 from accounts.guest_pages import guest_signup_page
 from accounts.views import leaderboard, set_language
+from accounts.yourdata import privacy
+from okeysite.sitefiles import favicon, manifest
 
 urlpatterns = [
     # Our set_language also stores the choice in a logged-in player's profile.
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("okeysite.health_urls")),
+    path("manifest.webmanifest", manifest, name="manifest"),
+    path("favicon.ico", favicon, name="favicon"),
 ]
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
+    path("privacy/", privacy, name="privacy"),
     path("guest/signup/", guest_signup_page, name="guest_signup"),
     path("", include("games.learn.urls")),
     path("", include("games.urls")),

@@ -133,3 +133,8 @@ def test_the_switcher_lands_on_the_same_page_in_the_other_language(
     assert response.status_code == 302
     assert response["Location"] == lands
     assert response.cookies["django_language"].value == language
+
+
+def test_the_login_page_offers_the_password_reset_once(client):
+    html = client.get("/accounts/login/").content.decode()
+    assert html.count("Şifrenizi mi unuttunuz?") == 1

@@ -182,3 +182,14 @@ def test_the_review_links_to_the_deal_check_which_verifies_the_hand(client, fini
     assert f'href="{verify}"' in html
     checked = client.get(verify).content.decode()
     assert checked.count('class="verdict ok"') == 2
+
+
+def test_the_step_buttons_are_drawn_not_glyphs_fonts_may_lack(client, users, finished):
+    table, _ = finished
+    client.force_login(users[0])
+    html = client.get(review_url(table)).content.decode()
+    nav = html.split('class="review-nav"')[1].split("</nav>")[0]
+    assert "⏮" not in nav and "⏭" not in nav
+    for which in ("first", "prev", "next", "last"):
+        button = nav.split(f'data-nav="{which}"')[1].split("</a>")[0]
+        assert '<svg class="review-icon"' in button and 'aria-hidden="true"' in button

@@ -9,7 +9,7 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.test import Client, TestCase
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Profile
 from games import engine
@@ -446,3 +446,20 @@ def test_staff_actions_are_listed_read_only(staff_client, staff, mid_hand):
     detail = staff_client.get(reverse("admin:games_staffaction_change", args=[action.pk]))
     assert detail.status_code == 200 and 'name="_save"' not in detail.content.decode()
     assert mail.outbox == []
+
+
+def test_a_tables_options_read_as_the_table_form_named_them_in_one_language(
+    staff_client, users, in_memory_layer
+):
+    table = table_create(manager=users[0], options={"mode": "esli", "turn_seconds": 45})
+    with translation.override("en"):
+        url = reverse("admin:games_table_change", args=[table.pk])
+    html = staff_client.get(url).content.decode()
+    assert "Seconds per turn: 45" in html and "Eşli Okey (partners)" in html
+    assert "Bots may fill empty seats: yes" in html and "Bot strength: normal" in html
+    assert '"turn_seconds"' not in html and "team a name" not in html.lower()
+    with translation.override("tr"):
+        url = reverse("admin:games_table_change", args=[table.pk])
+    html = staff_client.get(url).content.decode()
+    assert "Hamle süresi (saniye): 45" in html and "Botların gücü: normal" in html
+    assert "Seconds per turn" not in html and "Bots may fill" not in html

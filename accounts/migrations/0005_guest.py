@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0003_profile_name_key_unique"),
+        ("accounts", "0004_profile_deleted"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
