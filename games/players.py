@@ -159,12 +159,10 @@ def player_tables_leave(user) -> list[dict]:
         table_id, by = seat.table_id, None
         try:
             if seat.table.status in BEFORE_START:
-                try:
-                    seat_leave(table_id=table_id, user=user)
-                except ServiceError as e:
-                    if e.code != "game_on":
-                        raise
-                    by = seat_give_up(table_id=table_id, user=user)  # it started meanwhile
+                seat_leave(table_id=table_id, user=user)
+                seat.refresh_from_db()
+                if seat.left_by_id == user.pk:  # it started meanwhile: they gave the game up
+                    by = "bot" if seat.is_bot else "timeouts"
             else:
                 by = seat_give_up(table_id=table_id, user=user)
         except ServiceError as e:
