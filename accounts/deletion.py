@@ -45,6 +45,7 @@ USER_ROWS = {
     "games.invite.inviter": "deleted",
     "games.invite.accepted_by": "kept, the e-mail address on it erased",
     "games.staffaction.staff": "kept: what a staff member did to a table",
+    "accounts.guest.user": "kept: the guests' cleanup deletes the user once the session is over",
 }
 
 # Never a name a player can choose: display names may not hold format characters (U+2060 is

@@ -1,5 +1,8 @@
 from allauth.account import forms as allauth_forms
+from allauth.account.models import EmailAddress
+from allauth.account.utils import filter_users_by_email
 from django import forms
+from django.contrib.auth.password_validation import validate_password
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -95,3 +98,55 @@ class ProfileForm(forms.ModelForm):
         return display_name_clean(
             self.cleaned_data["display_name"], exclude_user_id=self.instance.user_id
         )
+
+
+class GuestSignupForm(forms.Form):
+    """A guest becomes a player in one step: an e-mail address (confirmed as at every sign-up),
+    a password, and the display name they played under or another."""
+
+    email = forms.EmailField(
+        label=_("E-mail address"), widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=DISPLAY_NAME_MAX,
+        help_text=DISPLAY_NAME_HELP,
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+    )
+    password1 = forms.CharField(
+        label=_("Password"), widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+    password2 = forms.CharField(
+        label=_("Password (again)"),
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self):
+        email = self.cleaned_data["email"].strip().lower()
+        if (
+            filter_users_by_email(email)
+            or EmailAddress.objects.filter(email__iexact=email).exists()
+        ):
+            raise forms.ValidationError(
+                _("An account with this e-mail address already exists: log in instead.")
+            )
+        return email
+
+    def clean_display_name(self):
+        return display_name_clean(self.cleaned_data["display_name"], exclude_user_id=self.user.pk)
+
+    def clean(self):
+        data = super().clean()
+        p1, p2 = data.get("password1"), data.get("password2")
+        if p1 and p2 and p1 != p2:
+            self.add_error("password2", _("You must type the same password each time."))
+        elif p1:
+            try:
+                validate_password(p1, self.user)
+            except forms.ValidationError as e:
+                self.add_error("password1", e)
+        return data

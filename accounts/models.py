@@ -112,3 +112,31 @@ def profile_create(sender, instance, created, raw=False, **kwargs):
         Profile.objects.get_or_create(
             user=instance, defaults={"display_name": display_name_free(base)}
         )
+
+
+class Guest(models.Model):
+    """A visitor playing without an account (accounts.guests): a real user, so that the table,
+    its seats and its moves work for them as for anyone, marked here so that nothing they do is
+    rated or kept past their session. Signing up removes the mark."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="guest"
+    )
+    # the session the guest lives in: once it is over (logged out, expired) the cleanup deletes
+    # the user and, with it, the tables they made (Table.manager cascades)
+    session_key = models.CharField(max_length=40, db_index=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("guest")
+        verbose_name_plural = _("guests")
+
+    def __str__(self):
+        return f"guest {self.user_id}"
+
+
+def guest_is(user) -> bool:
+    """Is ``user`` a guest? (The reverse one-to-one caches its answer, a miss too, on the user.)"""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return hasattr(user, "guest")

@@ -14,6 +14,8 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 
+from accounts.guests import guests_cleanup
+
 
 def email_to_dict(message: EmailMessage) -> dict:
     if message.attachments:
@@ -70,3 +72,9 @@ def email_send_on_commit(message: EmailMessage) -> None:
 def sessions_clear_task() -> None:
     """Delete the log-in sessions that have expired (Django keeps them until asked)."""
     SessionStore.clear_expired()
+
+
+@shared_task(name="accounts.tasks.guests_cleanup_task")
+def guests_cleanup_task() -> int:
+    """Beat's: delete the guests whose session is over, and their tables (accounts.guests)."""
+    return guests_cleanup()

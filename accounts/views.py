@@ -96,7 +96,7 @@ LEADERBOARD_PAGE = 50
 def leaderboard(request):
     """Players who have finished a game, by rating points (then wins, then fewer games)."""
     players = (
-        Profile.objects.filter(games_played__gt=0, user__is_active=True)
+        Profile.objects.filter(games_played__gt=0, user__is_active=True, user__guest__isnull=True)
         .select_related("user")
         .order_by("-rating_points", "-wins", "games_played", "display_name")
     )

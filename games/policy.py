@@ -19,7 +19,7 @@ from typing import Any
 
 from games.engine import BOT_STRENGTHS, OptionError, RuleOptions
 
-_FLAGS = ("private", "bots_fill", "practice")
+_FLAGS = ("private", "bots_fill", "practice", "lesson")
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,9 @@ class TablePolicy:
     bot_strength: str = "normal"  # engine.BOT_STRENGTHS
     # a practice game is not rated, and a player alone with bots may ask for hints
     practice: bool = False
+    # the first hand (games.learn): its deal is the fixed, friendly one (table.seeds) and the
+    # newcomer starts it; the site opens such tables itself, the lobby's form never offers it
+    lesson: bool = False
 
     def __post_init__(self) -> None:
         # the same error as a bad rule option: a caller validating the manager's choices

@@ -297,6 +297,17 @@ OKEY_OPEN_TABLE_IDLE = timedelta(minutes=env.int("OPEN_TABLE_IDLE_MINUTES", defa
 OKEY_BOT_PAUSE = (0.8, 2.5)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
+# --- guests: visitors who play the first hand and practice games without an account ---------
+# (accounts.guests) A guest's session lasts this long; the cleanup then deletes the guest and
+# their tables. New guests one client address may make in an hour.
+OKEY_GUEST_SESSION = timedelta(hours=env.int("GUEST_SESSION_HOURS", default=3))
+OKEY_GUESTS_PER_ADDRESS = env.int("GUESTS_PER_ADDRESS", default=10)
+CELERY_BEAT_SCHEDULE["guests-cleanup"] = {
+    "task": "accounts.tasks.guests_cleanup_task",
+    "schedule": 300.0,
+    "options": {"expires": 300.0},
+}
+
 # --- auth / accounts --------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",

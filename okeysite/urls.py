@@ -2,6 +2,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.guest_pages import guest_signup_page
 from accounts.views import leaderboard, set_language
 from accounts.yourdata import privacy
 from okeysite.sitefiles import favicon, manifest
@@ -19,6 +20,8 @@ urlpatterns += i18n_patterns(
     path("profile/", include("accounts.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),
     path("privacy/", privacy, name="privacy"),
+    path("guest/signup/", guest_signup_page, name="guest_signup"),
+    path("", include("games.learn.urls")),
     path("", include("games.urls")),
     prefix_default_language=False,
 )

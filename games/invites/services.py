@@ -34,6 +34,7 @@ from games.labels import mode_label
 from games.models import Invite, Table
 from games.names import player_name
 from games.table.changes import table_bump, table_lock
+from games.table.guests import guest_refuse
 from games.table.invites import invite_hours, seats_reserved
 
 INVITES_PER_HOUR = 20  # e-mails one manager may send in an hour, resends included
@@ -132,6 +133,7 @@ def invite_create(*, table_id, inviter, email, seat_index, base=None) -> Invite:
     ``base``: the link's scheme, host and port (``site_url``), SITE_URL by default."""
     if not _signed_in(inviter):
         raise ServiceError("not_signed_in", _("Sign in to invite players."))
+    guest_refuse(inviter)
     email = _email_clean(email)
     with transaction.atomic():
         game, table = table_lock(table_id)
@@ -293,6 +295,7 @@ def invite_accept(*, token, user) -> Invite:
     """Seat ``user`` in the seat the link reserves. The link works once, for one account."""
     if not _signed_in(user):
         raise ServiceError("not_signed_in", _("Sign in to take a seat."))
+    guest_refuse(user)  # an invited seat may be at a rated table: a guest signs up first
     found = invite_find(token)
     if found is None:
         raise invite_refusal(None)

@@ -4,9 +4,12 @@ import logging
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.guests import guest_start
+from accounts.models import guest_is
 from games.errors import ServiceError
 from games.lobby.forms import TableForm
 from games.lobby.quick import table_quick_join
@@ -18,7 +21,8 @@ logger = logging.getLogger(__name__)
 
 
 def lobby(request):
-    form = TableForm() if request.user.is_authenticated else None
+    guest = guest_is(request.user)
+    form = TableForm() if request.user.is_authenticated and not guest else None
     return render(
         request,
         "games/lobby.html",
@@ -26,6 +30,7 @@ def lobby(request):
             "tables": lobby_tables(request.user),
             "my_tables": my_tables(request.user),
             "form": form,
+            "guest": guest,
         },
     )
 
@@ -52,14 +57,23 @@ def table_new(request):
     return render(request, "games/lobby.html", ctx, status=400)
 
 
-@login_required
 @require_POST
 def quick_play(request):
     """One tap: a seat at a table of the chosen mode that is about to start (see
-    games.lobby.quick)."""
+    games.lobby.quick). A visitor plays as a guest (accounts.guests): a practice game, alone
+    with bots."""
+    try:
+        guest_start(request)
+    except ServiceError as e:
+        return refused_page(request, e, status=429)
     try:
         table = table_quick_join(user=request.user, mode=request.POST.get("mode", "duz"))
     except ServiceError as e:
         messages.error(request, e.message)
         return redirect("games:lobby")
     return redirect("games:table", table.pk)
+
+
+def refused_page(request, error: ServiceError, status: int = 400) -> HttpResponse:
+    """A refusal shown as a page of its own, with its status (a flood of guests: 429)."""
+    return render(request, "games/refused.html", {"message": error.message}, status=status)

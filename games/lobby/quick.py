@@ -9,6 +9,7 @@ people: during the countdown ("starting") other quick players sit down, and the 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import guest_is
 from games.errors import ServiceError
 from games.models import Seat, Table
 from games.table.changes import table_bump, table_lock
@@ -33,6 +34,8 @@ def table_quick_join(*, user, mode: str) -> Table:
     mine = Seat.objects.filter(user=user, table__status__in=IN_GAME).order_by("-table_id").first()
     if mine is not None:
         return mine.table
+    if guest_is(user):  # a guest plays alone with bots, and nothing is rated
+        return practice_open(user, mode)
     for table_id in _waiting(mode):
         table = _seat_at(table_id, user)
         if table is not None:
@@ -73,6 +76,17 @@ def _seat_at(table_id: int, user) -> Table | None:
         seat.user = user
         seat.save(update_fields=["user"])
         table_bump(game, lobby=True)
+        return table
+
+
+def practice_open(user, mode: str, *, options=None) -> Table:
+    """A practice table (not rated) of ``mode`` where bots take every other seat, its countdown
+    begun: a guest's quick play, and the first hand (games.learn, with its own ``options``)."""
+    options = {"mode": mode, "practice": True, "bots_fill": True, **(options or {})}
+    with transaction.atomic():
+        table = table_create(manager=user, options=options)
+        game, table = table_lock(table.pk)
+        countdown_begin(game, table)
         return table
 
 

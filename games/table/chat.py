@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
 from games.models import ChatMessage, Table
+from games.table.guests import guest_refuse
 from games.table.privacy import table_open_to
 from games.table.publish import messages_send, table_group
 from games.table.reads import chat_line
@@ -28,6 +29,7 @@ CHAT_WINDOW = timedelta(seconds=10)
 def chat_post(*, table_id, user, text) -> ChatMessage:
     if user is None or not getattr(user, "is_authenticated", False):
         raise ServiceError("not_signed_in", _("Sign in to chat."))
+    guest_refuse(user)
     if not isinstance(text, str):
         raise ServiceError("malformed", _("That message is not text."))
     text = " ".join(text.split())  # one line: no newlines or runs of spaces

@@ -15,6 +15,7 @@ from games.errors import ServiceError
 from games.models import Game, Invite, Seat, Table
 from games.policy import options_stored, table_choices
 from games.table.changes import table_bump, table_lock
+from games.table.guests import guest_table_check
 from games.table.publish import lobby_publish
 from games.table.teams import TEAM_NAME_MAX
 
@@ -88,6 +89,7 @@ def table_create(*, manager, options: dict, sit: bool = True) -> Table:
         rules, policy = table_choices(options)
     except (OptionError, TypeError) as e:
         raise ServiceError("bad_options", str(e)) from None
+    guest_table_check(manager, policy)
     with transaction.atomic():
         account_lock(manager)
         tables_allowance_check(manager)

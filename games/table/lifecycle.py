@@ -86,9 +86,12 @@ def countdown_stop(table: Table) -> None:
     table.save(update_fields=["status", "start_at"])
 
 
-def hand_deal(game: Game, options: engine.TableOptions, first_seat: int, number: int) -> Hand:
-    """Deal hand ``number`` (caller holds the game lock). Only the commitment is public."""
-    seed = hand_seed(number)
+def hand_deal(
+    game: Game, options: engine.TableOptions, first_seat: int, number: int, *, lesson=False
+) -> Hand:
+    """Deal hand ``number`` (caller holds the game lock). Only the commitment is public.
+    ``lesson``: the first hand's fixed deal (seeds.FIRST_HAND_SEED)."""
+    seed = hand_seed(number, lesson=lesson)
     state = engine.deal(seed, options, first_seat)
     return Hand.objects.create(
         game=game,
@@ -117,10 +120,11 @@ def game_start(*, table_id, expected_version) -> bool:
                 table_bump(game, lobby=True)
                 return False
         options = table.rules
-        first = seeds.first_seat(options.seats)
+        lesson = table.policy.lesson
+        first = seeds.first_seat(options.seats, lesson=lesson)
         game.state = engine.game_to_dict(engine.game_new(options, first))
         game.status, game.started = Game.Status.PLAYING, timezone.now()
-        hand = hand_deal(game, options, first, number=1)
+        hand = hand_deal(game, options, first, number=1, lesson=lesson)
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status"])
         table_bump(game, lobby=True, hand=hand)
@@ -179,7 +183,13 @@ def hand_next(*, table_id, expected_version) -> bool:
         state = engine.game_from_dict(game.state)
         if last is None or not last.over or state.over:
             return False
-        hand = hand_deal(game, state.options, state.next_first_seat, number=last.number + 1)
+        hand = hand_deal(
+            game,
+            state.options,
+            state.next_first_seat,
+            number=last.number + 1,
+            lesson=table.policy.lesson,
+        )
         table_bump(game, hand=hand)
         return True
 

@@ -8,6 +8,7 @@ from games.errors import ServiceError
 from games.models import Table
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.deadlines import deadline_arm
+from games.table.guests import guest_refuse
 from games.table.invites import seat_refusal
 from games.table.lifecycle import game_stop
 
@@ -32,6 +33,8 @@ def seat_take(*, table_id, user, index, expected_version=None) -> int:
             raise ServiceError("no_seat", _("There is no such seat at this table."))
         if seat.user_id == user.pk:
             return game.version
+        if table.manager_id != user.pk:
+            guest_refuse(user)  # a guest plays only at their own practice tables
         if seat.user_id is not None or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
         refusal = seat_refusal(table, seat, user)
