@@ -17,12 +17,6 @@ melds.py does, memoised on the packed counts. Its answer for every number of pla
 a *profile*: 15 fields of five bits, field s the most real tiles kept in groups using at most s
 places, so that adding a group is a shift and an add, and the better of two choices a few word
 operations (a field-wise maximum).
-
-key_useful lists the faces whose draw would bring a rack a draw nearer. It asks the search once
-per face, with the drawn tile's colour moved to the lowest place (colours play alike): the
-search starts from the lowest tile, so everything past that colour is already in the memo. A
-caller may bound it with a Budget of racks asked (a count of work, never the clock: the same rack
-gets the same answer on any machine and whatever the memo holds).
 """
 
 from __future__ import annotations
@@ -151,81 +145,3 @@ def key_kept(key: int, jokers: int) -> int:
 def key_distance(key: int, jokers: int) -> int:
     """Draws the packed rack of 14 (or 15, one to throw) is from a finish in melds, at best."""
     return _PLACES - jokers - key_kept(key, jokers)
-
-
-class Budget:
-    """How many racks key_useful may still ask the search about: a bound on work done, counted
-    in racks asked rather than in time so that the answer depends on the position alone."""
-
-    __slots__ = ("left",)
-
-    def __init__(self, racks: int) -> None:
-        self.left = racks
-
-
-def _first(key: int, colour: int) -> int:
-    """The same rack with ``colour`` moved to the lowest place: colours play alike, and the
-    search, which starts from the lowest tile, then shares with the rack's own search every
-    entry past that colour."""
-    if not colour:
-        return key
-    lines = [key >> (_BITS * 13 * c) & _LINE for c in range(4)]
-    out = lines[colour]
-    shift = _BITS * 13
-    for c in range(4):
-        if c != colour:
-            out |= lines[c] << shift
-            shift += _BITS * 13
-    return out
-
-
-def _near(reach: int) -> list[int]:
-    """Per face, the faces (as bits) a drawn tile could share a group with: its number in every
-    colour, and its colour up to ``reach`` apart (round the 13 too)."""
-    out = []
-    for f in range(52):
-        colour, index = divmod(f, 13)
-        near = sum(1 << (c * 13 + index) for c in range(4))
-        for d in range(-reach, reach + 1):
-            near |= 1 << (colour * 13 + (index + d) % 13)
-        out.append(near)
-    return out
-
-
-# a group holds at most _MAX_HOLES holes, so a useful tile is at most that far from a held one;
-# a finishing tile completes a meld, at most its okeys' count plus one place from a held tile
-_NEAR = {reach: _near(reach) for reach in (2, 3, _MAX_HOLES)}
-
-
-def key_useful(
-    key: int, jokers: int, among: int = -1, budget: Budget | None = None
-) -> list[int] | None:
-    """The faces whose draw would bring the packed rack of 14 one draw nearer a finish in melds
-    (the okey's face counted as a face: a real okey always does), looking only at the faces
-    ``among`` (bits) when given: a throw's useful draws are among the rack of 15's before it.
-    Each rack asked costs one of ``budget``; None when it ran out before the last face."""
-    kept = key_kept(key, jokers)
-    if kept + jokers >= _PLACES:
-        return []
-    reach = min(_MAX_HOLES, 2 + jokers) if kept + jokers == _PLACES - 1 else _MAX_HOLES
-    table = _NEAR[reach]
-    near = 0
-    for f in range(52):
-        if key >> (_BITS * f) & 15:
-            near |= table[f]
-    near &= among
-    out = []
-    while near:
-        bit = near & -near
-        near ^= bit
-        f = bit.bit_length() - 1
-        if key >> (_BITS * f) & 15 >= 2:
-            continue
-        if budget is not None:
-            if budget.left <= 0:
-                return None
-            budget.left -= 1
-        k = _first(key + (1 << (_BITS * f)), f // 13)
-        if min(_profile(k) >> (_W * _PLACES) & 15, _PLACES - jokers) > kept:
-            out.append(f)
-    return out

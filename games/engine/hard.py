@@ -1,6 +1,6 @@
 """The hard bot ("zor"): its choices read only what its seat knows (knowledge.py).
 
-It throws in three steps.
+It throws in two steps.
 1. Distance: of the tiles it may throw, only those that leave the rack the fewest draws from a
    finish (distance.py; seven pairs count when nearer: a pair short per missing pair) stay in.
    Tiles in melds alone mislead here: five loose tiles that each want a sixth leave a rack with
@@ -15,12 +15,6 @@ It throws in three steps.
    dangerous) and threw (not wanted). Danger weighs more as the stock runs down, and more in
    Eşli, where a finish by either opponent costs both partners. It reads only what the next
    player showed: a tile with live neighbours is as likely to help the bot itself.
-3. Draws: the throws left are counted again, best by the estimate first, by the exact number of
-   unseen tiles whose draw would bring the rack a draw nearer (its "ukeire", distance.key_useful),
-   less the same danger; the best counted throw goes, ties by the estimate. Counting asks the
-   distance search once per face, so it stops at a budget of racks asked (_BUDGET, about 30 ms
-   of this machine's time; work, not the clock, so a position gets the same answer anywhere):
-   the throws not wholly counted by then stay out, and with none counted the estimate decides.
 
 It takes the left player's discard when that finishes, is a real okey, or adds to its melds
 (or its pairs) and leaves a better estimate than the rack has now.
@@ -30,7 +24,7 @@ One memo, scoped to a single choice, keeps the values of racks already valued in
 
 from __future__ import annotations
 
-from .distance import Budget, key_distance, key_useful
+from .distance import key_distance
 from .finish import FINISH_FACTOR, finishes
 from .knowledge import SeatKnowledge
 from .melds import key_can_meld, key_without, rack_key
@@ -44,11 +38,6 @@ _FINISHING_OUT = 60  # an unseen copy that lets the rack finish (times the finis
 _PAIR_OUT = 9  # an unseen twin of a single, going for pairs
 _DANGER = 1  # one point of the next player's likely interest in a tile
 _NEAR = 0.2  # an unseen copy of a face that could join a loose tile (weighted as in _near)
-_DRAW = 3  # an unseen copy of a face whose draw brings the rack a draw nearer a finish
-# racks the distance search may be asked about while counting one throw's draws: about 0.09 ms
-# each on average while bots play (memo warm), so about 30 ms of a turn on the machine of
-# 6 December 2026; a rack asked with a cold memo costs up to about 0.4 ms, which bounds the worst
-_BUDGET = 350
 
 
 class _Choice:
@@ -58,7 +47,6 @@ class _Choice:
         self.k = k
         self.okey = k.okey
         self.values: dict[tuple[int, int], float] = {}
-        self.among: int | None = None  # the faces a draw could help the rack of 15 with (bits)
 
     def unseen(self, f: int) -> int:
         return self.k.unseen[f]
@@ -139,42 +127,9 @@ class _Choice:
         """Draws from a finish: in melds, or in seven pairs (one draw per missing pair)."""
         return min(key_distance(key, jokers), 7 - key_pairs(key, jokers))
 
-    def draws(self, key: int, jokers: int, rack15: int, budget: Budget) -> float | None:
-        """The unseen copies of every face whose draw would bring the rack of 14 a draw nearer
-        its finish (the okey always does), times _DRAW; None when ``budget`` ran out first.
-        ``rack15`` is the packed rack the 14 come from: a face that helps the 14 helps it too,
-        so only its useful faces are tried."""
-        melds = key_distance(key, jokers)
-        pairs = 7 - key_pairs(key, jokers)
-        useful = 0
-        if melds <= pairs:
-            if self.among is None:
-                faces = key_useful(rack15, jokers, budget=budget)
-                if faces is None:
-                    return None
-                self.among = sum(1 << f for f in faces)
-            faces = key_useful(key, jokers, self.among, budget)
-            if faces is None:
-                return None
-            useful = sum(self.unseen(FAKE if f == self.okey else f) for f in faces)
-        if pairs <= melds:
-            twins = sum(
-                self.unseen(f if f != self.okey else FAKE)
-                for f in range(FAKE)
-                if key >> (_BITS * f) & 15 == 1
-            )
-            useful = max(useful, twins)
-        if jokers < 2:
-            useful += self.unseen(self.okey)
-        return useful * _DRAW
-
-    def best_throw(
-        self, rack15: tuple[int, ...], keep: int | None, budget: int = 0
-    ) -> tuple[int, float]:
-        """The tile to throw from 15 and the estimate of the rack it leaves; ``keep`` is a tile
-        that may not go (taken from the left this turn). With a ``budget`` (racks the distance
-        search may be asked about), the throws best by the estimate are counted exactly in
-        that order until it runs out, and the best counted goes."""
+    def best_throw(self, rack15: tuple[int, ...], keep: int | None) -> tuple[int, float]:
+        """The tile to throw from 15 and the value of the rack it leaves; ``keep`` is a tile that
+        may not go (taken from the left this turn)."""
         key, jokers = rack_key(rack15, self.okey)
         options = [t for t in set(rack15) if t != keep and t != self.okey]
         if not options:
@@ -184,19 +139,7 @@ class _Choice:
         least = min(distance.values())
         nearest = [t for t in options if distance[t] == least]
         value = {t: self.value(*after[t]) for t in nearest}
-        score = {t: value[t] - _DANGER * self.danger(t) for t in nearest}
-        ranked = sorted(nearest, key=lambda t: (-score[t], t))
-        best = ranked[0]
-        if budget and len(ranked) > 1:
-            left = Budget(budget)
-            counted = {}
-            for t in ranked:
-                drawn = self.draws(*after[t], key, left)
-                if drawn is None:
-                    break
-                counted[t] = drawn - _DANGER * self.danger(t)
-            if counted:
-                best = max(counted, key=lambda t: (counted[t], score[t], -t))
+        best = max(nearest, key=lambda t: (value[t] - _DANGER * self.danger(t), -t))
         return best, value[best]
 
 
@@ -206,7 +149,7 @@ def hard_throw(k: SeatKnowledge) -> int:
     done = finishes(k.rack, k.okey)
     if done:
         return max(done, key=lambda t: (FINISH_FACTOR[done[t]], t == k.okey, -t))
-    return _Choice(k).best_throw(k.rack, k.taken_now, _BUDGET)[0]
+    return _Choice(k).best_throw(k.rack, k.taken_now)[0]
 
 
 def hard_take(k: SeatKnowledge) -> bool:

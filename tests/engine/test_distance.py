@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import can_meld
-from games.engine.distance import Budget, key_distance, key_kept, key_useful
+from games.engine.distance import key_distance
 from games.engine.melds import rack_key
 from games.engine.tiles import FAKE, parse_tile, parse_tiles
 
@@ -46,36 +46,6 @@ def test_a_rack_is_as_far_from_melds_as_the_fewest_swaps(rack):
     d = distance(tiles, okey)
     assert (d == 0) == can_meld(tiles, okey)
     assert swaps_to_melds(tiles, okey, min(d, 2)) == (d if d <= 2 else None)
-
-
-@SOME
-@given(perturbed(melded_rack()))
-def test_a_useful_draw_is_exactly_one_that_brings_the_rack_nearer(rack):
-    tiles, okey = rack
-    key, jokers = rack_key(tiles, okey)
-    kept = key_kept(key, jokers)
-    useful = key_useful(key, jokers)
-    for f in range(52):
-        if key >> (4 * f) & 15 < 2:
-            assert (f in useful) == (key_kept(key + (1 << (4 * f)), jokers) > kept)
-
-
-@SOME
-@given(st.one_of(random_rack(), perturbed(melded_rack())), st.integers(0, 40))
-def test_a_budget_bounds_the_racks_asked_and_never_changes_an_answer(rack, racks):
-    """key_useful asks at most ``racks`` racks, and either gives the whole answer or none: a
-    throw is never ranked on a part of its draws."""
-    tiles, okey = rack
-    key, jokers = rack_key(tiles, okey)
-    whole = key_useful(key, jokers)
-    budget = Budget(racks)
-    part = key_useful(key, jokers, budget=budget)
-    assert budget.left >= 0
-    assert part is None or part == whole
-    if part is None:
-        assert budget.left == 0
-    # a bigger budget always finishes: every rack asked is one face tried
-    assert key_useful(key, jokers, budget=Budget(52)) == whole
 
 
 def test_distance_reads_the_shape_not_the_tiles_in_melds():

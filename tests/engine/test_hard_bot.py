@@ -24,7 +24,6 @@ from games.engine import (
     seat_knowledge,
 )
 from games.engine import distance as distance_module
-from games.engine import hard as hard_module
 from games.engine import rack as rack_module
 from games.engine.hard import hard_throw
 from games.engine.memo import Memo
@@ -237,8 +236,7 @@ def _discard_positions(seed, rnd, count):
     out = []
     s = deal(seed, TableOptions(), rnd.randrange(4))
     while s.phase != "over" and len(out) < count:
-        seat = s.turn
-        moves = bot_moves(s, seat, rnd.choice(["normal", "hard"]))
+        moves = bot_moves(s, s.turn, rnd.choice(["normal", "hard"]))
         for m in moves:
             if isinstance(m, Discard):
                 out.append(s)
@@ -254,12 +252,11 @@ def _discard_positions(seed, rnd, count):
 @given(seed=st.binary(min_size=32, max_size=32), rnd_seed=st.integers(0, 2**32 - 1))
 def test_the_hard_throw_is_legal_and_the_same_whatever_the_memos_hold(seed, rnd_seed, monkeypatch):
     """A position gets the same throw with empty memos, with memos full of other racks and
-    asked twice: the budget counts racks asked, never time or memo hits, so a review, a hint
-    and a replay agree with the turn the bot played."""
+    asked twice: nothing but the position decides, so a review, a hint and a replay agree with
+    the turn the bot played."""
     rnd = random.Random(rnd_seed)
     for s in _discard_positions(seed, rnd, 6):
-        seat = s.turn
-        k = seat_knowledge(s, seat)
+        k = seat_knowledge(s, s.turn)
         warm = hard_throw(k)
         assert warm in k.rack and warm != k.taken_now
         assert warm != k.okey or all(t == k.okey for t in k.rack) or finishes(k.rack, k.okey)
@@ -272,31 +269,3 @@ def test_the_hard_throw_is_legal_and_the_same_whatever_the_memos_hold(seed, rnd_
                     m.setattr(module, name, Memo(1 << 17))
             assert hard_throw(k) == warm
             assert hard_throw(k) == warm
-
-
-def test_the_budget_bounds_the_racks_the_hard_bot_asks_about(monkeypatch):
-    """Every rack the counting asks the distance search about costs one of the budget: with a
-    small budget it asks no more, and with none it throws what the estimate alone throws."""
-    asked = []
-    first = distance_module._first
-    monkeypatch.setattr(
-        distance_module, "_first", lambda key, c: asked.append(key) or first(key, c)
-    )
-    rnd = random.Random(38)
-    positions = _discard_positions(bytes(range(32)), rnd, 40)
-    counted = 0
-    for s in positions:
-        k = seat_knowledge(s, s.turn)
-        if finishes(k.rack, k.okey):
-            continue
-        for budget in (0, 5, 60, hard_module._BUDGET):
-            asked.clear()
-            monkeypatch.setattr(hard_module, "_BUDGET", budget)
-            throw = hard_throw(k)
-            assert len(asked) <= budget
-            assert throw in k.rack
-            if budget == 0:
-                estimate = hard_module._Choice(k).best_throw(k.rack, k.taken_now)[0]
-                assert throw == estimate
-        counted += len(asked) > 0
-    assert counted >= 10  # the full budget does count the draws of many throws
