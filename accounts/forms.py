@@ -1,7 +1,5 @@
 from allauth.account import forms as allauth_forms
-from allauth.account.adapter import get_adapter
 from django import forms
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -46,29 +44,9 @@ class LoginForm(allauth_forms.LoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         labels_set(self, {"password": _("Password")})
-
-
-class AdminLoginForm(AdminAuthenticationForm):
-    """The admin's log-in, by e-mail address, through allauth's adapter: the same failed
-    log-in limits (ACCOUNT_RATE_LIMITS) and the same counters as the site's log-in, so the
-    admin is no side door for guessing passwords."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["username"].label = _("E-mail address")
-
-    def clean(self):
-        email = self.cleaned_data.get("username")
-        password = self.cleaned_data.get("password")
-        if email and password:
-            # raises ValidationError("Too many failed login attempts") once over the limit
-            self.user_cache = get_adapter(self.request).authenticate(
-                self.request, email=email, password=password
-            )
-            if self.user_cache is None:
-                raise self.get_invalid_login_error()
-            self.confirm_login_allowed(self.user_cache)
-        return self.cleaned_data
+        # allauth puts its "Forgot your password?" link under the field: the page has its own
+        # beside the button, and showed it twice
+        self.fields["password"].help_text = ""
 
 
 class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):

@@ -49,6 +49,10 @@ class Profile(models.Model):
     games_played = models.PositiveIntegerField(_("games played"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
     created = models.DateTimeField(_("joined"), auto_now_add=True)
+    # When the player deleted their account (accounts.deletion): the profile and its user stay as
+    # an anonymous stand-in for the results other players' games still show, named "Deleted
+    # player" wherever a name is shown (games.names.player_name).
+    deleted = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("profile")

@@ -10,6 +10,7 @@ import smtplib
 from functools import partial
 
 from celery import shared_task
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 
@@ -63,3 +64,9 @@ def email_send_task(data: dict) -> int:
 def email_send_on_commit(message: EmailMessage) -> None:
     """Send ``message`` by the task, after the current transaction commits (at once outside one)."""
     transaction.on_commit(partial(email_send_task.delay, email_to_dict(message)))
+
+
+@shared_task(name="accounts.tasks.sessions_clear_task")
+def sessions_clear_task() -> None:
+    """Delete the log-in sessions that have expired (Django keeps them until asked)."""
+    SessionStore.clear_expired()

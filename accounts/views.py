@@ -1,5 +1,3 @@
-from urllib.parse import urlsplit, urlunsplit
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -7,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import Resolver404, resolve, reverse
+from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -17,6 +15,7 @@ from django.views.i18n import set_language as django_set_language
 from games.profiles import recent_games, recent_hands
 
 from .forms import ProfileForm
+from .languages import url_in_language
 from .models import LANGUAGE_CHOICES, Profile
 
 
@@ -74,25 +73,6 @@ def set_language(request):
     if request.user.is_authenticated and language in dict(LANGUAGE_CHOICES):
         Profile.objects.filter(user=request.user).update(language=language)
     return response
-
-
-def url_in_language(url: str, language: str) -> str:
-    """``url`` (a path, or an absolute URL of this site) as the page in ``language``: the
-    default language's pages have no prefix, the others' ``/<code>/``. A path that is no
-    page in that language (outside the translated patterns) is returned unchanged."""
-    parts = urlsplit(url)
-    path = parts.path or "/"
-    shown = translation.get_language_from_path(path)
-    if shown is not None:
-        path = path[len(shown) + 1 :] or "/"
-    if language != settings.LANGUAGE_CODE:
-        path = f"/{language}{path}"
-    with translation.override(language):
-        try:
-            resolve(path)
-        except Resolver404:
-            return url
-    return urlunsplit(("", "", path, parts.query, parts.fragment))
 
 
 def language_cookie_set(response, language):

@@ -34,9 +34,10 @@ ENGINE_MESSAGES = {
 class ServiceError(Exception):
     """A refused action. Nothing was changed when this is raised."""
 
-    def __init__(self, code: str, message=None):
+    def __init__(self, code: str, message=None, *, details: dict | None = None):
         self.code = code
         self.message = message if message is not None else ENGINE_MESSAGES.get(code, code)
+        self.details = details or {}  # what a page may offer beside the message (ids, flags)
         super().__init__(f"{code}: {self.message}")
 
 

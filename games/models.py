@@ -26,18 +26,24 @@ class Table(models.Model):
         CLOSED = "closed", _("closed")
 
     manager = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="managed_tables"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="managed_tables",
+        verbose_name=_("table manager"),
     )
     # The manager's choices, flat: the rule options and the table policy together
     # (games.policy.options_stored), checked when the table is created. Read them through
     # ``rules`` and ``policy``, which fill in any name missing with its one default.
-    options = models.JSONField(default=dict)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    start_at = models.DateTimeField(null=True, blank=True)  # end of the 10 s start countdown
-    created = models.DateTimeField(auto_now_add=True)
+    options = models.JSONField(default=dict, verbose_name=_("options"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.OPEN, verbose_name=_("status")
+    )
+    # end of the 10 s start countdown
+    start_at = models.DateTimeField(null=True, blank=True, verbose_name=_("starts at"))
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
     # Eşli: names the manager gave the teams (seats 1 & 3, seats 2 & 4); blank shows a default
-    team_a_name = models.CharField(max_length=30, blank=True)
-    team_b_name = models.CharField(max_length=30, blank=True)
+    team_a_name = models.CharField(max_length=30, blank=True, verbose_name=_("Team A"))
+    team_b_name = models.CharField(max_length=30, blank=True, verbose_name=_("Team B"))
 
     class Meta:
         ordering = ["-created"]
@@ -83,6 +89,15 @@ class Seat(models.Model):
     bot_strength = models.CharField(max_length=8, blank=True, default="")
     away = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # The person who left this seat while its game ran (games.table.seats.seat_leave): the game
+    # still rates them, as its loser (docs/rules.md, "Leaving a rated game").
+    left_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats_left",
+    )
 
     class Meta:
         ordering = ["table_id", "index"]  # the column: "table" would join Table for its ordering
@@ -261,7 +276,7 @@ class Invite(models.Model):
     inviter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invites_sent"
     )
-    language = models.CharField(max_length=5)  # the inviter's: the e-mail is written in it
+    language = models.CharField(max_length=5)  # the invitee's (invites.services): the e-mail's
     token_hash = models.CharField(max_length=64, unique=True)  # SHA-256 hex of the link's token
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SENT)
     created = models.DateTimeField(auto_now_add=True)
@@ -304,13 +319,16 @@ class Invite(models.Model):
 
 
 class StaffAction(models.Model):
-    """What a staff member did to a table through the admin: append-only, shown read-only."""
+    """What a staff member did to a table through the admin, and the accounts players deleted
+    themselves (accounts.deletion): append-only, shown read-only. An account's deletion has no
+    table and no staff member: ``details`` holds the account's id and what was removed."""
 
     class Kind(models.TextChoices):
         TABLE_CLOSE = "table_close", _("closed the table")
         SEAT_REMOVE = "seat_remove", _("removed a player from a seat")
         HAND_VOID = "hand_void", _("voided the hand and dealt again")
         GAME_END = "game_end", _("ended the game")
+        ACCOUNT_DELETE = "account_delete", _("a player deleted their account")
 
     staff = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -325,12 +343,15 @@ class StaffAction(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     reason = models.CharField(max_length=200, blank=True)
-    version_before = models.PositiveIntegerField()
-    version_after = models.PositiveIntegerField()
+    # the table's version before and after the action; none for an account's deletion
+    version_before = models.PositiveIntegerField(null=True, blank=True)
+    version_after = models.PositiveIntegerField(null=True, blank=True)
     details = models.JSONField(default=dict)
 
     class Meta:
         ordering = ["-created", "-id"]
 
     def __str__(self):
+        if self.kind == self.Kind.ACCOUNT_DELETE:
+            return f"{self.get_kind_display()} (user {self.details.get('user')})"
         return f"{self.get_kind_display()} (table {self.details.get('table')})"

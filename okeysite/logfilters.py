@@ -13,3 +13,14 @@ class SweepQuiet(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()
         return not any(name in text for name in SWEEP_NAMES)
+
+
+class HealthQuiet(logging.Filter):
+    """Drops Django's ERROR line for a health check's 503 (okeysite/health.py): that answer is
+    the report, read by whoever asked, and a monitor asking every few seconds while a worker is
+    down would otherwise send ADMINS (and Sentry) a report each time. Real errors keep theirs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        path = getattr(request, "path", "")
+        return not (getattr(record, "status_code", None) == 503 and path.startswith("/healthz"))

@@ -8,6 +8,7 @@ DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
 import os
 import secrets
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import environ
@@ -72,6 +73,7 @@ INSTALLED_APPS = [
     "template_partials",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "accounts",
     "games",
 ]
@@ -89,6 +91,10 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.languages.ProfileLanguageMiddleware",  # a signed-in player's pages: their language
+    # staff reach the admin only with a second factor enrolled (accounts.staff_mfa); after the
+    # language's middleware, so that its message is in the staff member's language
+    "accounts.staff_mfa.StaffSecondFactor",
 ]
 
 # How many reverse proxies stand in front of daphne (okeysite.clients.TrustedProxies): the
@@ -122,8 +128,17 @@ ROOT_URLCONF = "okeysite.urls"
 DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
 WSGI_APPLICATION = "okeysite.wsgi.application"
 ASGI_APPLICATION = "okeysite.asgi.application"
-# Absolute links built outside a request (e-mails sent by Celery tasks, invites).
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The base of absolute links (an invite's e-mail). Set, it is the site's public address and every
+# link uses it (production). Unset, a link made in a request uses the request's host and port, and
+# one made outside a request where `make run` listens (bin/run exports HOST and PORT as OKEY_HOST
+# and OKEY_PORT): an invite from `make run PORT=8700` once pointed at port 8000.
+SITE_URL_SET = bool(env.str("SITE_URL", default=""))
+SITE_URL = env.str(
+    "SITE_URL",
+    default="http://{}:{}".format(
+        env.str("OKEY_HOST", default="127.0.0.1"), env.str("OKEY_PORT", default="8000")
+    ),
+).rstrip("/")
 
 TEMPLATES = [
     {
@@ -312,6 +327,11 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 # Failed log-ins: 5 per 5 minutes for one e-mail address, 20 per 5 minutes from one address.
 # The counters live in the cache (Redis in production).
 ACCOUNT_RATE_LIMITS = {"login_failed": "20/5m/ip,5/5m/key"}
+# A second factor (allauth.mfa): an authenticator app's codes (TOTP) and recovery codes, made
+# when the app is enrolled. Staff must enrol one before the admin opens (accounts.staff_mfa);
+# players may. Once enrolled, the log-in asks for a code after the password.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Okey"
 
 # --- e-mail ---------------------------------------------------------------------------------------
 if "EMAIL_URL" in env.ENVIRON:
@@ -347,7 +367,7 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     # monitors and Prometheus probe over plain HTTP from inside
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz(/live|/ready)?$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
@@ -355,6 +375,31 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     CSRF_TRUSTED_ORIGINS = env.list(
         "CSRF_TRUSTED_ORIGINS", default=[f"https://{h}" for h in ALLOWED_HOSTS]
+    )
+
+# --- error reports ------------------------------------------------------------------------------
+# Who gets an e-mail for each unhandled error with DEBUG=0 (Django's AdminEmailHandler, below):
+# ADMINS="Ayşe <ayse@example.com>,ops@example.com". The report holds the traceback without any
+# frame's local variables (okeysite.reporting) and with settings and headers that look secret
+# masked (Django's SafeExceptionReporterFilter).
+ADMINS = [parseaddr(entry) for entry in env.list("ADMINS", default=[])]
+if any("@" not in address for _, address in ADMINS):
+    raise ImproperlyConfigured('ADMINS is a comma-separated list of "Name <address>" or addresses')
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)  # the reports' sender
+# Sentry, only when SENTRY_DSN is set: the SDK is not even imported otherwise. No personal data
+# (addresses, cookies, user ids), no request bodies and no local variables: a move's locals are
+# the stock and the racks, which no report may carry.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+        send_default_pii=False,
+        include_local_variables=False,
+        max_request_body_size="never",
+        traces_sample_rate=0.0,
     )
 
 # With DEBUG=0 every log line is one JSON object (python-json-logger) with the time, level,
@@ -368,6 +413,8 @@ LOGGING = {
         # The sweep runs every few seconds: Celery's lines for each run would bury the rest.
         # The sweep logs when it acts (games.timers.sweep); other tasks keep their lines.
         "sweep_quiet": {"()": "okeysite.logfilters.SweepQuiet"},
+        "health_quiet": {"()": "okeysite.logfilters.HealthQuiet"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "formatters": {
         "json": {
@@ -382,11 +429,37 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "filters": ["context"],
             **({} if DEBUG else {"formatter": "json"}),
-        }
+        },
+        # an e-mail to ADMINS for each error Django logs (an unhandled exception in a view, a
+        # 5xx), with DEBUG off
+        "mail_admins": {
+            "level": "ERROR",
+            "class": "django.utils.log.AdminEmailHandler",
+            "filters": ["require_debug_false"],
+        },
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
-        name: {"filters": ["sweep_quiet"]}
-        for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+        # In place of Django's default for "django" (its own console handler and this mail):
+        # its lines reach the console once, through the root.
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        "django.request": {"filters": ["health_quiet"]},
+        **{
+            name: {"filters": ["sweep_quiet"]}
+            for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+        },
     },
+}
+
+# --- your data: the privacy notice, account deletion and export (accounts.yourdata) ----------------
+# Who is responsible for the players' data (the "veri sorumlusu" of KVKK, the GDPR's controller)
+# and where requests about it go; shown on /privacy/. Unset, the notice names "the operator of
+# this site" and sends players to the profile's own tools only.
+PRIVACY_CONTROLLER = env.str("PRIVACY_CONTROLLER", default="")
+PRIVACY_CONTACT = env.str("PRIVACY_CONTACT", default="")
+# Expired log-in sessions are deleted once a day: the privacy notice says how long they are kept.
+CELERY_BEAT_SCHEDULE["sessions-clear"] = {
+    "task": "accounts.tasks.sessions_clear_task",
+    "schedule": 24 * 3600.0,
+    "options": {"expires": 3600.0},
 }

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUR_VARIABLES = {
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "CACHE_URL",
     "EMAIL_URL", "CSRF_TRUSTED_ORIGINS", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
-    "OKEY_VAR_DIR", "OKEY_PRIVATE_REDIS", "SITE_URL", "DJANGO_SETTINGS_MODULE",
+    "OKEY_VAR_DIR", "OKEY_PRIVATE_REDIS", "SITE_URL", "DJANGO_SETTINGS_MODULE", "OKEY_HOST",
+    "OKEY_PORT",
 }  # fmt: skip
 
 DUMP = """
@@ -24,7 +25,7 @@ names = ["DEBUG", "ALLOWED_HOSTS", "DATABASES", "CACHES", "CHANNEL_LAYERS", "CEL
          "EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "SESSION_COOKIE_SECURE",
          "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "SECURE_SSL_REDIRECT", "LANGUAGE_CODE",
          "CELERY_TASK_ACKS_LATE", "CELERY_TASK_REJECT_ON_WORKER_LOST",
-         "CELERY_BROKER_TRANSPORT_OPTIONS", "REDIS_URL"]
+         "CELERY_BROKER_TRANSPORT_OPTIONS", "REDIS_URL", "SITE_URL", "SITE_URL_SET"]
 print(json.dumps({n: getattr(settings, n, None) for n in names}, default=str))
 """
 
@@ -139,3 +140,11 @@ def test_models_and_migrations_agree(tmp_path):
         [sys.executable, "manage.py", "makemigrations", "--check", "--dry-run"], {}, tmp_path
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_links_outside_a_request_point_where_make_run_listens(tmp_path):
+    """bin/run exports HOST and PORT as OKEY_HOST and OKEY_PORT; an explicit SITE_URL wins."""
+    s = settings_in({"OKEY_HOST": "127.0.0.1", "OKEY_PORT": "8700"}, tmp_path)
+    assert (s["SITE_URL"], s["SITE_URL_SET"]) == ("http://127.0.0.1:8700", False)
+    s = settings_in({"OKEY_PORT": "8700", "SITE_URL": "https://okey.example.com/"}, tmp_path)
+    assert (s["SITE_URL"], s["SITE_URL_SET"]) == ("https://okey.example.com", True)

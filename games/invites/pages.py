@@ -51,6 +51,7 @@ def invite_new(request, table_id):
             inviter=request.user,
             email=email,
             seat_index=_seat_index(request.POST.get("seat")),
+            base=services.site_url(request),
         )
     except ServiceError as e:
         messages.error(request, e.message)
@@ -73,7 +74,9 @@ def _invite_of_table(table_id, invite_id) -> int:
 def invite_resend(request, table_id, invite_id):
     try:
         invite = services.invite_resend(
-            invite_id=_invite_of_table(table_id, invite_id), user=request.user
+            invite_id=_invite_of_table(table_id, invite_id),
+            user=request.user,
+            base=services.site_url(request),
         )
     except ServiceError as e:
         messages.error(request, e.message)

@@ -6,8 +6,10 @@ dies. A live invite (sent and not expired) reserves its seat: nobody else, perso
 there until it is accepted, cancelled or expires. On a private table only invited players (and
 the manager) may sit at all.
 
-The e-mail is written in the inviter's language and sent by the e-mail task after the transaction
-commits (accounts.tasks.email_send_on_commit).
+The e-mail, and the link it holds, is in the invitee's language: their profile's when the address
+belongs to an account, else the inviter's (who knows whom they invite better than the site's
+default does). It is sent by the e-mail task after the transaction commits
+(accounts.tasks.email_send_on_commit).
 """
 
 import hashlib
@@ -16,6 +18,7 @@ from datetime import timedelta
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.validators import validate_email
@@ -112,8 +115,21 @@ def _language_of(user) -> str:
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
-def invite_create(*, table_id, inviter, email, seat_index) -> Invite:
-    """Reserve seat ``seat_index`` (0-based) for ``email`` and send the link after commit."""
+def _invitee_language(email: str, inviter) -> str:
+    """The language to write to ``email`` in: its account's profile language, else the
+    inviter's. The inviter never sees which it was."""
+    invitee = (
+        EmailAddress.objects.filter(email__iexact=email).select_related("user__profile").first()
+    )
+    if invitee is not None:
+        return _language_of(invitee.user)
+    user = get_user_model().objects.filter(email__iexact=email).select_related("profile").first()
+    return _language_of(user if user is not None else inviter)
+
+
+def invite_create(*, table_id, inviter, email, seat_index, base=None) -> Invite:
+    """Reserve seat ``seat_index`` (0-based) for ``email`` and send the link after commit;
+    ``base``: the link's scheme, host and port (``site_url``), SITE_URL by default."""
     if not _signed_in(inviter):
         raise ServiceError("not_signed_in", _("Sign in to invite players."))
     email = _email_clean(email)
@@ -158,12 +174,12 @@ def invite_create(*, table_id, inviter, email, seat_index) -> Invite:
             seat_index=seat_index,
             email=email,
             inviter=inviter,
-            language=_language_of(inviter),
+            language=_invitee_language(email, inviter),
         )
         token = _token_new(invite, now)
         invite.save()
         table_bump(game, lobby=True)  # the seat now shows as reserved
-        _email_send(invite, token)
+        _email_send(invite, token, base)
     return invite
 
 
@@ -177,7 +193,7 @@ def _invite_locked(invite_id):
     return game, table, invite
 
 
-def invite_resend(*, invite_id, user) -> Invite:
+def invite_resend(*, invite_id, user, base=None) -> Invite:
     """A new link (the old one stops working) and a new expiry, for a sent or expired invite."""
     with transaction.atomic():
         game, table, invite = _invite_locked(invite_id)
@@ -208,7 +224,7 @@ def invite_resend(*, invite_id, user) -> Invite:
         invite.sends += 1
         invite.save()
         table_bump(game, lobby=True)
-        _email_send(invite, token)
+        _email_send(invite, token, base)
     return invite
 
 
@@ -317,12 +333,21 @@ def invite_email_proven(request, email) -> bool:
     )
 
 
-def invite_url(token: str) -> str:
-    return settings.SITE_URL + reverse("games:invite", args=[token])
+def site_url(request=None) -> str:
+    """The base of an invite's link: SITE_URL when it is set (production); else the request's
+    own scheme, host and port, which the invited person's browser can reach as the inviter's
+    did; else (no request) SITE_URL's default, where `make run` listens."""
+    if request is None or settings.SITE_URL_SET:
+        return settings.SITE_URL
+    return request.build_absolute_uri("/").rstrip("/")
 
 
-def invite_email(invite: Invite, token: str) -> EmailMessage:
-    """The invite e-mail, written in the inviter's language."""
+def invite_url(token: str, base: str | None = None) -> str:
+    return (base or settings.SITE_URL) + reverse("games:invite", args=[token])
+
+
+def invite_email(invite: Invite, token: str, base: str | None = None) -> EmailMessage:
+    """The invite e-mail, in the invite's language (the invitee's), its link to the page in it."""
     table = invite.table
     with translation.override(invite.language):
         partner = (
@@ -338,7 +363,7 @@ def invite_email(invite: Invite, token: str) -> EmailMessage:
             "seat_number": invite.seat_index + 1,
             "partner": partner,
             "rules": table.rules,
-            "url": invite_url(token),
+            "url": invite_url(token, base),
             "hours": invite_hours(),
         }
         subject = render_to_string("games/email/invite_subject.txt", ctx)
@@ -347,7 +372,7 @@ def invite_email(invite: Invite, token: str) -> EmailMessage:
     return EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [invite.email])
 
 
-def _email_send(invite: Invite, token: str) -> None:
+def _email_send(invite: Invite, token: str, base: str | None) -> None:
     """Sent by the e-mail task once the transaction commits (accounts/tasks.py): the request
     does not wait for the mail server, and a failed send is retried by the worker."""
-    email_send_on_commit(invite_email(invite, token))
+    email_send_on_commit(invite_email(invite, token, base))

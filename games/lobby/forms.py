@@ -60,8 +60,8 @@ class TableForm(forms.Form):
         label=_("Bots may fill empty seats"), required=False, initial=POLICY.bots_fill
     )
     bot_strength = forms.ChoiceField(
-        label=_("Bots play"),
-        choices=[("normal", _("well")), ("easy", _("gently")), ("hard", _("hard"))],
+        label=_("Bot strength"),
+        choices=[("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard"))],
         initial=POLICY.bot_strength,
         required=False,
     )

@@ -16,6 +16,13 @@ from games.table.privacy import table_open_to
 from games.table.reads import seat_rows
 
 
+def _seat_named(seat) -> str:
+    """A seat's name as the table shows it: the person's, else "Bot 3" (not a bare "3")."""
+    if seat.user is not None:
+        return player_name(seat.user)
+    return _("Bot %(n)d") % {"n": seat.index + 1}
+
+
 @require_GET
 def hand_verify(request, table_id, number):
     """After a hand: rebuild its deal from the revealed seed and check it against everything."""
@@ -42,7 +49,7 @@ def hand_verify(request, table_id, number):
             okey=engine.format_tile(dealt.okey),
             racks=[
                 {
-                    "name": player_name(s.user) if s.user else s.index + 1,
+                    "name": _seat_named(s),
                     "tiles": [engine.format_tile(t) for t in dealt.racks[s.index]],
                 }
                 for s in seats
@@ -51,9 +58,7 @@ def hand_verify(request, table_id, number):
             moves=[
                 {
                     "seq": m["seq"],
-                    "name": player_name(seats[m["seat"]].user)
-                    if seats[m["seat"]].user
-                    else m["seat"] + 1,
+                    "name": _seat_named(seats[m["seat"]]),
                     "kind": move_label(m["kind"]),
                     "tile": m.get("tile", ""),
                 }

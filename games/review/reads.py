@@ -89,6 +89,7 @@ class ReviewView:
     seed: str
     result: engine.HandResult | None
     staff_void: bool
+    left_void: bool  # stopped when the last person left the game
 
     @property
     def move(self) -> ReviewMove | None:
@@ -240,4 +241,5 @@ def review_view(hand: Hand, review: HandReview | None, step: int | None, viewer=
         seed=bytes(hand.seed).hex(),
         result=state.result if over else None,
         staff_void=bool((hand.result or {}).get("staff")),
+        left_void=bool((hand.result or {}).get("left")),
     )

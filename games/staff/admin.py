@@ -18,8 +18,11 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.errors import ServiceError
+from games.labels import mode_label
+from games.lobby.forms import TableForm
 from games.models import (
     ChatMessage,
     Game,
@@ -267,7 +270,7 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
     fields = [
         "manager",
         "status",
-        "options",
+        "options_shown",
         "team_a_name",
         "team_b_name",
         "start_at",
@@ -290,7 +293,24 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
 
     @admin.display(description=_("mode"))
     def mode(self, obj):
-        return obj.rules.mode
+        return mode_label(obj.rules.mode)
+
+    @admin.display(description=_("options"))
+    def options_shown(self, obj):
+        """Each option as the manager chose it on the table form, by that form's label and
+        choice, in the admin's language (the raw JSON spoke neither)."""
+        values = {**obj.rules.to_dict(), **obj.policy.to_dict()}
+        rows = []
+        for name, field in TableForm.base_fields.items():
+            if name not in values:
+                continue
+            value = values[name]
+            if isinstance(value, bool):
+                value = _("yes") if value else _("no")
+            elif getattr(field, "choices", None):
+                value = dict(field.choices).get(value, value)
+            rows.append((field.label, value))
+        return format_html_join(mark_safe("<br>"), "{}: {}", rows)
 
     @admin.display(description=_("private"), boolean=True)
     def private(self, obj):
@@ -299,7 +319,7 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
     @admin.display(description=_("players"))
     def players(self, obj):
         return ", ".join(
-            _player(s.user) if s.user else ("bot" if s.is_bot else "—") for s in obj.seats.all()
+            _player(s.user) if s.user else (_("bot") if s.is_bot else "—") for s in obj.seats.all()
         )
 
     @admin.display(description=_("version"))
@@ -320,7 +340,7 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
                 (
                     _link(h, _("hand %(n)d") % {"n": h.number}),
                     _("over") if h.over else _("in play"),
-                    _("%(n)d moves") % {"n": h.version},
+                    ngettext("%(n)d move", "%(n)d moves", h.version) % {"n": h.version},
                     _replay_link(h),
                 )
                 for h in rows
@@ -547,6 +567,8 @@ class StaffActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=_("version"))
     def versions(self, obj):
+        if obj.version_before is None:  # an account's deletion: no table
+            return "—"
         return f"{obj.version_before} → {obj.version_after}"
 
 

@@ -28,6 +28,7 @@ from games.table.lifecycle import (
     hand_stop,
     table_shut,
 )
+from games.table.seats import seat_vacate_playing
 
 REASON_MAX = 200
 
@@ -96,13 +97,10 @@ def seat_remove(*, seat_id, staff, reason="") -> StaffAction:
             raise ServiceError("table_over", _("The game at this table is over."))
         before = game.version
         details = {"seat": seat.index, "user": seat.user_id, "name": _seat_name(seat)}
-        seat.user, seat.timeouts_in_row = None, 0
         if table.status == Table.Status.PLAYING:
-            if table.policy.bots_fill:
-                seat.is_bot, seat.away, details["taken_over_by"] = True, False, "bot"
-            else:
-                seat.away, details["taken_over_by"] = True, "timeouts"
+            details["taken_over_by"] = seat_vacate_playing(table, seat)
         else:
+            seat.user, seat.timeouts_in_row = None, 0
             details["taken_over_by"] = None
             if table.status == Table.Status.STARTING:  # every seat must be taken to start
                 countdown_stop(table)
@@ -147,7 +145,7 @@ def game_end(*, table_id, staff, reason="") -> StaffAction:
             )
         before = game.version
         details = {}
-        hand = game_stop(game, table, timezone.now())
+        hand = game_stop(game, table, timezone.now(), staff=True)
         if hand is not None:
             details["hand_voided"] = hand.number
         table_bump(game, lobby=True)

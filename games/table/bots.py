@@ -44,7 +44,7 @@ def bot_add(*, table_id, user, index, strength=None, expected_version=None) -> i
     """The manager seats a bot on a free seat before the start, playing at ``strength`` (one of
     engine.BOT_STRENGTHS; None: the table's)."""
     if strength is not None and strength not in engine.BOT_STRENGTHS:
-        raise ServiceError("bad_strength", _("Choose how the bot plays: gently, well or hard."))
+        raise ServiceError("bad_strength", _("Choose the bot's strength: easy, normal or hard."))
     with transaction.atomic():
         game, table, seat = _manager_seat(table_id, user, index, expected_version)
         if seat.user_id is not None or seat.is_bot:

@@ -4,6 +4,7 @@ from datetime import timedelta
 from functools import partial
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -40,6 +41,10 @@ def chat_post(*, table_id, user, text) -> ChatMessage:
         table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
         if table is None or not table_open_to(table, user):
             raise ServiceError("no_table", _("There is no such table."))
+        # A socket keeps the user it opened with: an account deleted or deactivated since then
+        # must not go on writing from a page left open.
+        if not get_user_model().objects.filter(pk=user.pk, is_active=True).exists():
+            raise ServiceError("not_signed_in", _("Sign in to chat."))
         # per user, not per table: one account at many tables is still one writer
         recent = ChatMessage.objects.filter(
             user=user, created__gte=timezone.now() - CHAT_WINDOW

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.engine import OptionError
 from games.errors import ServiceError
@@ -35,10 +36,15 @@ def tables_allowance_check(manager) -> None:
     holds the account's row lock, so that two requests at once cannot both pass."""
     mine = Table.objects.filter(manager=manager)
     if mine.filter(status__in=UNFINISHED).count() >= settings.OKEY_TABLES_PER_ACCOUNT:
+        n = settings.OKEY_TABLES_PER_ACCOUNT
         raise ServiceError(
             "too_many_tables",
-            _("You have %(n)d tables that are not over yet: play or leave one of them first.")
-            % {"n": settings.OKEY_TABLES_PER_ACCOUNT},
+            ngettext(
+                "You have %(n)d table that is not over yet: play or leave it first.",
+                "You have %(n)d tables that are not over yet: play or leave one of them first.",
+                n,
+            )
+            % {"n": n},
         )
     hour_ago = timezone.now() - timedelta(hours=1)
     if mine.filter(created__gte=hour_ago).count() >= settings.OKEY_TABLES_CREATED_PER_HOUR:
@@ -49,11 +55,22 @@ def tables_allowance_check(manager) -> None:
 
 def game_running_check(manager, table: Table) -> None:
     """Refuse to start ``table`` while the account's other tables run as many games as it may
-    (OKEY_GAMES_PER_ACCOUNT): with bots on the seats one account could run any number."""
-    running = Table.objects.filter(manager=manager, status__in=RUNNING).exclude(pk=table.pk)
-    if running.count() >= settings.OKEY_GAMES_PER_ACCOUNT:
+    (OKEY_GAMES_PER_ACCOUNT): with bots on the seats one account could run any number. A game
+    its manager has left (games.table.seats) is no longer theirs. The refusal names the latest
+    such table, for the page to link it and to offer to leave it."""
+    running = (
+        Table.objects.filter(manager=manager, status__in=RUNNING)
+        .exclude(pk=table.pk)
+        .exclude(seats__left_by=manager)
+        .order_by("-pk")
+    )
+    other = running.values_list("pk", flat=True)
+    if len(other) >= settings.OKEY_GAMES_PER_ACCOUNT:
+        seated = Seat.objects.filter(table_id=other[0], user=manager).exists()
         raise ServiceError(
-            "game_running", _("A game at another table of yours is on: finish it first.")
+            "game_running",
+            _("Your game at table %(n)d is on: finish it, or leave it, first.") % {"n": other[0]},
+            details={"table": other[0], "seated": seated},
         )
 
 

@@ -68,6 +68,8 @@ def invites_panel(table: Table, user, seats: list[dict], invites=None) -> dict |
     gives what ``invites_read`` gives (a snapshot's, read once for all the manager's views)."""
     if user is None or not user.is_authenticated or user.pk != table.manager_id:
         return None
+    if table.status in (Table.Status.FINISHED, Table.Status.CLOSED):
+        return None  # nobody to invite, no team to name: the card only took room
     open_ = table.status == Table.Status.OPEN
     manager_seat = next((s["index"] for s in seats if s.get("is_manager")), None)
     choices = []
@@ -106,8 +108,9 @@ def invites_panel(table: Table, user, seats: list[dict], invites=None) -> dict |
                 and inv.status != Invite.Status.CANCELLED,
             }
         )
-    if not rows and not choices and (table.mode != "esli" or manager_seat is None):
-        # a table of bots, or every seat taken without an invite: nothing to invite to or name
+    if not rows and (not choices or not open_) and (table.mode != "esli" or manager_seat is None):
+        # a table of bots, every seat taken without an invite, or a game under way that never
+        # had one (quick play starts at once): nothing to invite to or name
         return None
     return {
         "rows": rows,

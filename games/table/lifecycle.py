@@ -157,13 +157,14 @@ def hand_end(game: Game, table: Table, hand: Hand, new_state: engine.HandState, 
     return False
 
 
-def hand_stop(game: Game, hand: Hand, now) -> engine.GameState:
-    """Staff stop the running ``hand`` as void (the engine's ``hand_void``): nothing scores and
-    the same player starts the next deal. The stored state stays what its moves made (see the
-    module's notes). The game state after it; a void hand never ends a game."""
+def hand_stop(game: Game, hand: Hand, now, *, staff: bool = True) -> engine.GameState:
+    """Staff (or, with ``staff`` False, the last person leaving the game) stop the running
+    ``hand`` as void (the engine's ``hand_void``): nothing scores and the same player starts the
+    next deal. The stored state stays what its moves made (see the module's notes). The game
+    state after it; a void hand never ends a game."""
     ended = engine.hand_void(engine.hand_from_dict(hand.state))
     state = _hand_close(game, hand, ended, now)
-    hand.result["staff"] = True  # the table and the replay say who stopped it
+    hand.result["staff" if staff else "left"] = True  # the table and the replay say who stopped it
     hand.save(update_fields=["over", "ended", "result"])
     return state
 
@@ -193,16 +194,21 @@ def game_finish(game: Game, table: Table, state, now=None) -> None:
     table.save(update_fields=["status"])
 
 
-def game_stop(game: Game, table: Table, now) -> Hand | None:
-    """Staff end the game now: a running hand is stopped as void, then the results are written
-    at once (the staff see them), over the hands played so far. The hand stopped, if any."""
+def game_stop(game: Game, table: Table, now, *, staff: bool = False) -> Hand | None:
+    """End the game now (staff, or the last person left it): a running hand is stopped as void,
+    then the results are written at once, over the hands played so far. The hand stopped, if
+    any."""
     hand = hand_running(game)
-    state = hand_stop(game, hand, now) if hand is not None else engine.game_from_dict(game.state)
+    if hand is not None:
+        state = hand_stop(game, hand, now, staff=staff)
+    else:
+        state = engine.game_from_dict(game.state)
     state = replace(state, over=True)
     game.state = engine.game_to_dict(state)
     game_finish(game, table, state, now)
     results_write(game, table)
-    game.results["staff"] = True  # the page says who ended it
+    if staff:
+        game.results["staff"] = True  # the page says who ended it
     return hand
 
 

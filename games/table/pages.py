@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -121,10 +122,15 @@ def table_sit_continue(request, table_id):
 @login_required
 @require_POST
 def table_leave(request, table_id):
+    """Leave the seat (during a game: give the game up); then the lobby, or the page the form
+    came from when it says so (the Start refused at another table, to start there now)."""
     try:
         seat_leave(table_id=table_id, user=request.user)
     except ServiceError as e:
         return _refusal(request, table_id, e)
+    following = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(following, allowed_hosts={request.get_host()}):
+        return redirect(following)
     return _done(request, "games:lobby")
 
 
@@ -134,6 +140,13 @@ def table_start(request, table_id):
     try:
         lifecycle.table_start(table_id=table_id, user=request.user)
     except ServiceError as e:
+        if e.code == "game_running" and request.htmx:
+            # not the passing message over the header: which table, a link, a way to leave it
+            metrics.refusal_count(e.code)
+            back = reverse("games:table", args=[table_id])  # after leaving it, start here
+            running = {"message": e.message, "back": back, **e.details}
+            ctx = {"running": running}
+            return HttpResponse(render_to_string("games/table.html#game_running", ctx, request))
         return _refusal(request, table_id, e)
     if request.htmx:
         return HttpResponse(status=204)  # the countdown reaches every page through its socket

@@ -89,6 +89,7 @@ class CentreView:
     status: str
     hand_number: int | None
     hands_played: int
+    hand_of: int  # which of the game's hand_limit hands this is: "Hand 8 · 8 of 8" at its end too
     hand_limit: int
     indicator: str | None
     indicator_taken: bool
@@ -164,6 +165,7 @@ class ResultView:
     hand_number: int
     void: bool
     staff_void: bool
+    left_void: bool  # stopped when the last person left the game (games.table.seats)
     finisher: int | None
     kind: str | None
     value: int
@@ -188,6 +190,7 @@ class GameResultRow:
     points: float
     team: str | None
     team_name: str
+    left: bool = False  # the person who gave this seat up while the game ran (rated its loser)
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,7 @@ class GameResultView:
     hands: int
     staff: bool
     teams: dict | None
+    rated: bool  # False for a practice game and a game with no hand played: no rating points
 
 
 @dataclass(frozen=True)
@@ -290,6 +294,14 @@ def table_rows(table_id: int) -> TableRows | None:
     )
 
 
+def _hand_of(hand: Hand | None, gstate: engine.GameState | None) -> int:
+    """The hand's place among the game's counted hands. Once a counted hand is over the game's
+    state already counts it (the last hand read "9 of 8"); a void hand never counts."""
+    played = gstate.hands_played if gstate else 0
+    counted = bool(hand is not None and hand.over and gstate and gstate.history)
+    return played if counted and not gstate.history[-1].void else played + 1
+
+
 def board_view(
     table: Table,
     game: Game,
@@ -315,6 +327,7 @@ def board_view(
         status=table.status,
         hand_number=hand.number if hand is not None else None,
         hands_played=gstate.hands_played if gstate else 0,
+        hand_of=_hand_of(hand, gstate),
         hand_limit=rules.hand_limit,
         indicator=public["indicator"] if public else None,
         indicator_taken=bool(public and public["indicator_taken_by"] is not None),
@@ -529,6 +542,7 @@ def result_view(
         hand_number=hand.number,
         void=result["void"],
         staff_void=bool((hand.result or {}).get("staff")),
+        left_void=bool((hand.result or {}).get("left")),
         finisher=result["finisher"],
         kind=result["kind"],
         value=result["value"],
@@ -557,12 +571,15 @@ def _rack_laid_out(rack, okey: int, *, pairs: bool, finished) -> dict:
 
 
 def _game_result(results: dict, board: BoardView) -> GameResultView:
+    left = set(results.get("left", ()))
     rows = sorted(
         (
             GameResultRow(
                 place=results["places"][s.index],
-                name=s.name,
-                bot=s.bot,
+                # a seat given up shows its leaver, not the bot that played it on
+                name=results["players"][s.index]["name"] if s.index in left else s.name,
+                bot=s.bot and s.index not in left,
+                left=s.index in left,
                 index=s.index,
                 count=results["counts"][s.index],
                 points=results["points"][s.index],
@@ -593,6 +610,7 @@ def _game_result(results: dict, board: BoardView) -> GameResultView:
         hands=results["hands"],
         staff=bool(results.get("staff")),
         teams=game_teams,
+        rated=results.get("rated", True),
     )
 
 

@@ -103,7 +103,7 @@ def event_html(event: MoveEvent) -> str:
 # again only when that changes.
 CENTRE_PARTS = {
     "stock": ("stock_size",),
-    "turn": ("turn", "turn_name", "turn_bot", "over", "hands_played"),
+    "turn": ("turn", "turn_name", "turn_bot", "over", "hand_of"),
 }
 
 

@@ -7,6 +7,8 @@ if that task was lost. Exactly once: the results are written in the same transac
 profile updates, under the game's lock, and only while the game has none.
 """
 
+from dataclasses import replace
+
 from django.db import transaction
 from django.db.models import F
 
@@ -17,26 +19,54 @@ from games.names import player_name
 from games.table.changes import table_bump, table_lock
 
 
-def game_results(state: engine.GameState, seats) -> dict:
+def _leavers_lose(state: engine.GameState, left: set[int]) -> engine.GameState:
+    """The game as the ratings see it when the seats in ``left`` were given up while it ran
+    (docs/rules.md, "Leaving a rated game"): each leaver's count is raised above every count
+    that stayed, so that in Düz the leavers take the last places (in the order of their own
+    counts) and in Eşli a leaver's team loses. When both Eşli teams have a leaver, neither team
+    is favoured: the game rates as a draw. The engine's own places and points then apply."""
+    if not left:
+        return state
+    counts = list(state.counts)
+    if state.options.partnership and {i % 2 for i in left} == {0, 1}:
+        return replace(state, counts=(0,) * len(counts))
+    above = sum(abs(c) for c in counts) + 1  # higher than any team total or count that stayed
+    return replace(state, counts=tuple(c + above if i in left else c for i, c in enumerate(counts)))
+
+
+def game_results(state: engine.GameState, seats, *, rated: bool = True) -> dict:
     """What the results page shows: per seat its place, final count and rating points; the team
-    totals in Eşli; and who sat where, as they were when the game ended."""
-    places = engine.game_places(state)
+    totals in Eşli; and who sat where, as they were when the game ended. A seat given up while
+    the game ran (``Seat.left_by``) shows its leaver, placed as the game's loser. An unrated game
+    (practice, or no hand played) has no rating points to show: all are 0."""
+    seats = sorted(seats, key=lambda s: s.index)
+    left = {s.index for s in seats if s.left_by_id and not s.user_id}
+    rating = _leavers_lose(state, left)
+    places = engine.game_places(rating)
     # whole points, as the profiles store them, that sum to zero in every game
-    points = engine.game_rating_whole(state)
+    points = engine.game_rating_whole(rating) if rated else (0,) * state.n
     results = {
         "places": list(places),
         "points": list(points),
+        "rated": rated,
         "counts": list(state.counts),
         "hands": state.hands_played,
-        "players": [
-            # a person's name as it was; a bot's is rendered in the viewer's language
-            {"user": s.user_id, "bot": s.is_bot, "name": player_name(s.user) if s.user_id else ""}
-            for s in sorted(seats, key=lambda s: s.index)
-        ],
+        "players": [_player(s, s.index in left) for s in seats],
     }
+    if left:
+        results["left"] = sorted(left)
     if state.options.partnership:
         results["teams"] = list(engine.team_totals(state))
     return results
+
+
+def _player(seat, left: bool) -> dict:
+    """Who sat at ``seat`` at the game's end, or who left it: a person's name as it was; a
+    bot's is rendered in the viewer's language."""
+    if left:
+        return {"user": seat.left_by_id, "bot": False, "name": player_name(seat.left_by)}
+    name = player_name(seat.user) if seat.user_id else ""
+    return {"user": seat.user_id, "bot": seat.is_bot, "name": name}
 
 
 def game_results_record(*, table_id, expected_version=None) -> bool:
@@ -61,32 +91,37 @@ def results_write(game: Game, table) -> None:
     staff before any hand counted, or a practice game (``policy.practice``), is recorded but
     rates nobody."""
     state = engine.game_from_dict(game.state)
-    seats = list(table.seats.select_related("user__profile"))
-    game.results = game_results(state, seats)
-    if state.hands_played and not table.policy.practice:
+    seats = list(table.seats.select_related("user__profile", "left_by__profile"))
+    rated = bool(state.hands_played) and not table.policy.practice
+    game.results = game_results(state, seats, rated=rated)
+    if rated:
         r = game.results
-        profiles_update(game, table, r["places"], r["points"], r["counts"])
+        profiles_update(game, seats, r["places"], r["points"], r["counts"])
 
 
-def profiles_update(game, table, places, points, counts) -> None:
-    """Caller holds the table's lock; each seated person's profile changes once per game.
+def profiles_update(game, seats, places, points, counts) -> None:
+    """Caller holds the table's lock; the profile of each person seated at the end, or who left
+    a seat while the game ran, changes once per game.
 
     ``points`` are whole and sum to zero (``engine.game_rating_whole``: a shared place worth a
     fraction is rounded by largest remainder). A win is a first place that someone else did not
     share: when every seat ties (an Eşli draw), nobody has won.
     """
     everyone_first = all(p == 1 for p in places)
-    for seat in table.seats.filter(user__isnull=False):
+    for seat in seats:
+        user_id = seat.user_id or seat.left_by_id
+        if user_id is None:
+            continue
         i = seat.index
         won = places[i] == 1 and not everyone_first
-        Profile.objects.filter(user_id=seat.user_id).update(
+        Profile.objects.filter(user_id=user_id).update(
             rating_points=F("rating_points") + points[i],
             games_played=F("games_played") + 1,
             wins=F("wins") + (1 if won else 0),
         )
         PlayerResult.objects.create(
             game=game,
-            user_id=seat.user_id,
+            user_id=user_id,
             seat=i,
             place=places[i],
             points=points[i],

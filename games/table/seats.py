@@ -1,6 +1,7 @@
 """Sitting down, standing up, and coming back: a person's seat at a table."""
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
@@ -8,6 +9,7 @@ from games.models import Table
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.deadlines import deadline_arm
 from games.table.invites import seat_refusal
+from games.table.lifecycle import game_stop
 
 
 def _signed_in(user) -> bool:
@@ -42,14 +44,17 @@ def seat_take(*, table_id, user, index, expected_version=None) -> int:
 
 
 def seat_leave(*, table_id, user) -> int:
-    """Stand up before the game starts; leaving during the countdown stops the countdown."""
+    """Stand up before the game starts; leaving during the countdown stops the countdown.
+    Leaving while the game runs gives the game up (``_game_leave``)."""
     with transaction.atomic():
         game, table = table_lock(table_id)
         seat = table.seats.filter(user=user).first() if _signed_in(user) else None
         if seat is None:
             raise ServiceError("not_seated", _("You are not sitting at this table."))
+        if table.status == Table.Status.PLAYING:
+            return _game_leave(game, table, seat, user)
         if table.status not in (Table.Status.OPEN, Table.Status.STARTING):
-            raise ServiceError("game_on", _("The game is on: you cannot leave your seat now."))
+            raise ServiceError("game_over", _("The game at this table is over."))
         seat.user = None
         people_left = table.seats.filter(user__isnull=False).exclude(pk=seat.pk).exists()
         if table.status == Table.Status.STARTING:
@@ -64,6 +69,46 @@ def seat_leave(*, table_id, user) -> int:
             table.status, table.start_at = Table.Status.CLOSED, None
         table.save(update_fields=["status", "start_at"])
         return table_bump(game, lobby=True)
+
+
+def seat_vacate_playing(table: Table, seat) -> str:
+    """Free a person's seat at a game under way (the caller holds the table's lock, saves the
+    seat and bumps the version): a bot plays it on if the table lets bots fill seats, else it is
+    away and the turn timeouts play for it. Who plays it now: "bot" or "timeouts"."""
+    seat.user, seat.timeouts_in_row = None, 0
+    if table.policy.bots_fill:
+        seat.is_bot, seat.away = True, False
+        return "bot"
+    seat.away = True
+    return "timeouts"
+
+
+def seat_give_up(*, table_id, user) -> str:
+    """``user`` gives up their seat at a game under way for good (they deleted their account):
+    it counts as leaving the game (``_game_leave``). Who plays the seat now."""
+    with transaction.atomic():
+        game, table = table_lock(table_id)
+        seat = table.seats.filter(user=user).first() if _signed_in(user) else None
+        if seat is None:
+            raise ServiceError("not_seated", _("You are not sitting at this table."))
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("not_playing", _("The game at this table is not under way."))
+        _game_leave(game, table, seat, user)
+        return "bot" if seat.is_bot else "timeouts"
+
+
+def _game_leave(game, table, seat, user) -> int:
+    """The player gives the running game up (docs/rules.md, "Leaving a rated game"): the seat is
+    played on as when staff remove a player (a bot if the table allows bots, else the timeouts at
+    once), and the game's results rate the leaver as its loser (``Seat.left_by``,
+    games.table.results). When nobody is left but bots, the game ends now, over the hands
+    played so far: an account must not keep games of bots running by walking away from them."""
+    seat.left_by = user
+    seat_vacate_playing(table, seat)
+    seat.save(update_fields=["user", "left_by", "is_bot", "away", "timeouts_in_row"])
+    if not table.seats.filter(user__isnull=False).exists():
+        game_stop(game, table, timezone.now())
+    return table_bump(game, lobby=True)
 
 
 def deadline_rearm(table_id) -> None:

@@ -37,6 +37,9 @@
   var selectedTile = null;
   var drawnAt = null; // the slot of the tile just drawn or taken, marked until it is moved
   var pendingSlot = null; // where the next drawn tile goes (the slot it was dragged to)
+  // The tile last sent to the pile or the indicator and its slot: when the server's rack comes
+  // back without it, that slot empties, not the slot of its twin (two tiles of each face exist).
+  var sentTile = null;
   var dragging = false;
   var missed = false; // a frame arrived during a drag and was skipped
   var messageTimer = null;
@@ -64,6 +67,7 @@
   function moveSend(kind, tile) {
     if (!tile) return;
     var box = tile.getBoundingClientRect();
+    sentTile = { code: tile.getAttribute("data-tile"), at: slots.indexOf(tile.parentNode) };
     page.dispatchEvent(new CustomEvent("okey:tile-sent", { detail: { kind: kind, box: box } }));
     sendMove(kind, tile.getAttribute("data-tile"));
   }
@@ -170,10 +174,12 @@
     var hand = data.getAttribute("data-hand") || null;
     var served = Array.prototype.slice.call(data.querySelectorAll(".tile"));
     var current;
+    var thrown = false; // a tile left the rack: the player discarded or finished
     if (hand !== handId) {
       handId = hand;
       selectedTile = null;
       drawnAt = null;
+      sentTile = null;
       current = (hand && layoutLoad(hand)) || new Array(SLOTS).fill(null);
       if (hand) layoutForget();
     } else {
@@ -192,6 +198,23 @@
       var code = el.getAttribute("data-tile");
       (pool[code] = pool[code] || []).push(el);
     });
+    if (!force) {
+      var shown = {};
+      current.forEach(function (code) {
+        if (code) shown[code] = (shown[code] || 0) + 1;
+      });
+      thrown = Object.keys(shown).some(function (code) {
+        return shown[code] > (pool[code] ? pool[code].length : 0);
+      });
+      // the thrown tile leaves its own slot; its twin keeps its place
+      var sent = sentTile;
+      if (thrown && sent && current[sent.at] === sent.code &&
+          shown[sent.code] > (pool[sent.code] ? pool[sent.code].length : 0)) {
+        current = current.slice();
+        current[sent.at] = null;
+      }
+    }
+    if (thrown) sentTile = null;
     var next = new Array(SLOTS).fill(null);
     current.forEach(function (code, i) {
       if (code && pool[code] && pool[code].length) next[i] = pool[code].shift();
@@ -208,6 +231,9 @@
       if (i >= 0) next[i] = el;
       if (i >= 0 && code === drawn) drawnAt = i;
     });
+    // After a discard or a finish nothing stays chosen: the choice was the tile thrown, and
+    // choosing its twin by its face would light "discard selected" on the next turn.
+    if (thrown) selectedTile = null;
     var chosen = selectedTile && {
       code: selectedTile.getAttribute("data-tile"),
       at: slots.indexOf(selectedTile.parentNode),
@@ -617,6 +643,7 @@
       if (el) rackVersion = Math.max(rackVersion, Number(el.getAttribute("data-version")) || 0);
     });
     rackReconcile();
+    hintForget();
     viewerMark();
     boardSortables();
     tick();
@@ -630,6 +657,26 @@
       }, MESSAGE_MS);
     }
   }
+
+  // ---- the hint (a practice game) -------------------------------------------------------------
+
+  // A hint is for the table as it was when it was asked for (its data-version): once anything
+  // has moved on (the player's own move, a bot's, a new hand) it is stale, and the panel empties.
+  // A full frame of the same version (the heartbeat's) leaves it alone.
+  function hintForget() {
+    var panel = document.getElementById("hint-panel");
+    var hint = panel && panel.querySelector("[data-hint]");
+    if (hint && lastVersion > Number(hint.getAttribute("data-version"))) panel.textContent = "";
+  }
+
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    var panel = document.getElementById("hint-panel");
+    if (!panel || event.target !== panel) return;
+    var hint = panel.querySelector("[data-hint]");
+    // a refusal carries no version: it is for the table as the page shows it
+    if (hint && !hint.hasAttribute("data-version")) hint.setAttribute("data-version", String(lastVersion));
+    hintForget();
+  });
 
   // the chat form is emptied once its message has gone (a listener here, not hx-on: the
   // Content-Security-Policy allows no code in the page)

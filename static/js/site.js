@@ -10,4 +10,19 @@
       if (message) message.remove();
     }
   });
+
+  // A success or a notice has been read after a few seconds: it goes by itself, unless the
+  // pointer or the focus is on it. A page that never reloads (a table played live) kept its
+  // "Welcome!" for the whole game. Errors stay until closed.
+  var EXPIRE_MS = 8000;
+  function expire(message) {
+    if (message.matches(":hover, :focus-within")) {
+      window.setTimeout(function () { expire(message); }, EXPIRE_MS / 4);
+    } else {
+      message.remove();
+    }
+  }
+  document.querySelectorAll(".message--success, .message--info").forEach(function (message) {
+    window.setTimeout(function () { expire(message); }, EXPIRE_MS);
+  });
 })();

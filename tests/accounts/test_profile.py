@@ -1,4 +1,5 @@
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 
@@ -103,7 +104,8 @@ def test_switcher_for_anonymous_visitors_only_sets_the_cookie(client):
     assert response.cookies["django_language"].value == "en"
 
 
-def test_admin_lists_profiles(admin_client, player):
+def test_admin_lists_profiles(admin_client, admin_user, player):
+    TOTP.activate(admin_user, generate_totp_secret())  # the admin asks staff for a second factor
     assert admin_client.get("/admin/accounts/profile/").status_code == 200
     assert admin_client.get(f"/admin/auth/user/{player.pk}/change/").status_code == 200
     response = admin_client.post(
@@ -133,3 +135,8 @@ def test_the_switcher_lands_on_the_same_page_in_the_other_language(
     assert response.status_code == 302
     assert response["Location"] == lands
     assert response.cookies["django_language"].value == language
+
+
+def test_the_login_page_offers_the_password_reset_once(client):
+    html = client.get("/accounts/login/").content.decode()
+    assert html.count("Şifrenizi mi unuttunuz?") == 1

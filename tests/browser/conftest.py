@@ -21,6 +21,9 @@ page
     A fresh context and page per test (desktop size); a screenshot goes to
     test-artifacts/<test name>.png when the test fails. Open more pages for more players with
     `browser.new_context()`.
+live_server_run(base, **settings)
+    A context manager for another such daphne with settings of its own (DEBUG off, say), for
+    a module-scoped fixture: tests/browser/test_your_data.py.
 celery_worker
     A Celery worker thread in the test process for the tasks the server sends (e-mail goes to
     the server's mail directory, so .emails() sees it).
@@ -28,6 +31,7 @@ celery_worker
 Mark browser tests with @pytest.mark.browser; they run after all others (tests/conftest.py).
 """
 
+import contextlib
 import email
 import email.policy
 import json
@@ -120,9 +124,10 @@ class AsgiLiveServer:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
 
-@pytest.fixture(scope="session")
-def _asgi_live_server_process(django_db_setup, django_db_blocker, tmp_path_factory):
-    base = tmp_path_factory.mktemp("asgi-live")
+@contextlib.contextmanager
+def live_server_run(base: Path, **extra_settings):
+    """A daphne process serving the site on the test database on a free port (the servers of
+    ``asgi_live_server`` and tests that need other settings, such as DEBUG off)."""
     port = _free_port()
     server = AsgiLiveServer(port, base / "mail", base / "daphne.log", f"live{port}")
     server.reset()
@@ -139,7 +144,7 @@ def _asgi_live_server_process(django_db_setup, django_db_blocker, tmp_path_facto
                 "KEY_PREFIX": server.cache_prefix,
             }
         },
-        "SITE_URL": server.url,
+        **extra_settings,
     }
     env = {**os.environ, "OKEY_LIVE_SETTINGS": json.dumps(overrides, default=str)}
     with open(server.log_path, "wb") as log:
@@ -162,12 +167,20 @@ def _asgi_live_server_process(django_db_setup, django_db_blocker, tmp_path_facto
                 server.proc.kill()
                 pytest.fail(f"daphne did not start:\n{server.log()}")
             time.sleep(0.1)
-    yield server
-    server.proc.terminate()
     try:
-        server.proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.proc.kill()
+        yield server
+    finally:
+        server.proc.terminate()
+        try:
+            server.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.proc.kill()
+
+
+@pytest.fixture(scope="session")
+def _asgi_live_server_process(django_db_setup, django_db_blocker, tmp_path_factory):
+    with live_server_run(tmp_path_factory.mktemp("asgi-live")) as server:
+        yield server
 
 
 @pytest.fixture

@@ -60,6 +60,8 @@ def test_a_new_player_follows_the_invite_signs_up_and_is_seated(
     expect(manager.locator('.seat[data-seat="2"] .seat-name')).to_have_text("davetli bekleniyor")
 
     link = invite_link(server)
+    # the link is where this site runs (its port), not a SITE_URL left at its default
+    assert link.startswith(server.url + "/invite/"), link
     message = server.emails()[-1]
     assert message["To"] == "derya@example.com"
     assert f"Oyuncu 1 sizi {table.pk} numaralı Okey masasına davet ediyor" in message["Subject"]
@@ -136,3 +138,49 @@ def test_a_private_table_is_not_in_the_lobby_and_a_stranger_cannot_open_it(
     assert not table.seats.filter(user=stranger_user).exists()
     owner.context.close()
     stranger.context.close()
+
+
+def test_an_invitation_speaks_the_invitees_language(
+    asgi_live_server, browser, celery_worker, django_user_model
+):
+    """A Turkish manager invites a player whose profile is English: the e-mail, its link and the
+    page are English, and so is `/` for that player once logged in; a one-hand table reads
+    "1 hand" (a plural through ngettext), not "1 hands"."""
+    server = asgi_live_server
+    manager_user, guest_user = players_make(django_user_model, 2)
+    guest_user.profile.language = "en"
+    guest_user.profile.save()
+    manager = sign_in(browser, server, manager_user)
+    manager.goto(server.url + "/")
+    manager.locator("select[name=mode]").select_option("esli")
+    manager.locator("input[name=hand_limit]").fill("1")
+    manager.locator(".create-form button[type=submit]").click()
+    manager.wait_for_url(re.compile(r"/table/\d+/$"))
+    table = Table.objects.get()
+    expect(manager.locator(".table-options")).to_contain_text("1 el")
+    panel = manager.locator("#invites")
+    panel.get_by_label("E-posta adresi").fill(guest_user.email)
+    panel.get_by_label("Yer", exact=True).select_option(label="3. yer (eşiniz)")
+    panel.get_by_role("button", name="Daveti gönder").click()
+    expect(manager.locator(".message--success")).to_contain_text(guest_user.email)
+
+    link = invite_link(server)
+    message = server.emails()[-1]
+    assert f"Oyuncu 1 invites you to Okey table {table.pk}" in message["Subject"]
+    body = message.get_body(preferencelist=("plain",)).get_content()
+    assert "30 seconds a turn, 1 hand." in body, body
+    assert link.startswith(server.url + "/en/invite/"), link
+
+    guest = sign_in(browser, server, guest_user)  # a Turkish browser (tr-TR)
+    guest.goto(server.url + "/")
+    expect(guest).to_have_url(server.url + "/en/")
+    expect(guest.locator("html")).to_have_attribute("lang", "en")
+    guest.goto(link.replace("/en/", "/"))  # the Turkish address of the page: theirs is English
+    expect(guest.get_by_role("heading", name="Oyuncu 1 invites you to play")).to_be_visible()
+    expect(guest.locator(".invite-page")).to_contain_text("count from 20 · 1 hand")
+    expect(guest.locator(".invite-page")).not_to_contain_text("1 hands")
+    guest.get_by_role("button", name="Take seat 3").click()
+    guest.wait_for_url(server.url + f"/en/table/{table.pk}/")
+    expect(guest.locator(".table-options")).to_contain_text("1 hand")
+    guest.context.close()
+    manager.context.close()

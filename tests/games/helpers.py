@@ -7,6 +7,7 @@ from games.models import Hand, Table
 from games.table.deadlines import DEADLINE_TASK
 from games.table.moves import move_submit
 from okeysite.celery import app as celery_app
+from tests.games.plans import plan_move
 
 
 def current_hand(table: Table) -> Hand:
@@ -67,3 +68,17 @@ def deadline_tasks_patch(monkeypatch, record) -> None:
         return record(args, countdown=countdown)
 
     monkeypatch.setattr(celery_app, "send_task", send_task)
+
+
+def play_moves(table, n):
+    """``n`` moves of the current hand, each chosen as a fair player would (tests.games.plans)."""
+    seat_user = {s.index: s.user for s in table.seats.all()}
+    for _ in range(n):
+        state = hand_state(table)
+        move = plan_move(state)
+        move_submit(
+            table_id=table.pk,
+            user=seat_user[state.turn],
+            move={k: v for k, v in move.items() if k != "seat"},
+            expected_version=version_of(table),
+        )

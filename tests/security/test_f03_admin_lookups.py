@@ -2,6 +2,7 @@
 filters on JSON keys (``?state__stock__0=R7``): lookups into state, seed and result are refused."""
 
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.contrib.auth.models import Permission
 from django.test import Client
 
@@ -18,6 +19,7 @@ def viewer(django_user_model):
     )
     codenames = ["view_hand", "view_game", "view_move", "view_table"]
     user.user_permissions.set(Permission.objects.filter(codename__in=codenames))
+    TOTP.activate(user, generate_totp_secret())  # the admin asks staff for a second factor
     client = Client()
     client.force_login(user)
     return client

@@ -80,7 +80,24 @@ def test_invite_reserves_the_seat_and_mails_a_single_use_link(esli, users, setti
     assert version_of(esli) == v + 1  # every viewer sees the seat as reserved
 
 
-def test_the_email_is_written_in_the_inviters_language(esli, users):
+def test_an_account_gets_the_email_in_its_own_language(esli, users):
+    """The invitee's profile decides, whichever language the inviter reads the site in."""
+    from allauth.account.models import EmailAddress
+
+    users[0].profile.language = "tr"
+    users[0].profile.save()
+    users[1].profile.language = "en"
+    users[1].profile.save()
+    EmailAddress.objects.create(user=users[1], email="Second@Example.com", verified=True)
+    inv, _ = invite(esli, "second@example.com", seat=2)
+    en = mail.outbox[-1]
+    assert inv.language == "en"
+    assert "invites you to Okey table" in en.subject and "/en/invite/" in en.body
+    inv, _ = invite(esli, users[2].email, seat=1)  # the account's own address (User.email)
+    assert inv.language == "tr"  # users[2]'s profile: the default, Turkish
+
+
+def test_an_address_without_an_account_gets_the_inviters_language(esli, users):
     users[0].profile.language = "tr"
     users[0].profile.save()
     invite(esli, "turkish@example.com", seat=2)  # the manager's partner

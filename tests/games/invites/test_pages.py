@@ -252,3 +252,17 @@ def test_english_links_open_english_pages(client, esli, users):
     link = invited(client, esli, users)
     assert link.startswith("/en/invite/")
     assert "invites you to play" in client.get(link).content.decode()
+
+
+def test_no_invite_card_where_nobody_can_be_invited(client, users, in_memory_layer):
+    """Quick play starts its countdown at once, a finished game takes nobody: no invite card."""
+    from games.lobby.quick import table_quick_join
+    from games.models import Table
+
+    client.force_login(users[0])
+    quick = table_quick_join(user=users[0], mode="duz")
+    assert 'id="invites"' not in client.get(f"/table/{quick.pk}/").content.decode()
+    done = table_create(manager=users[0], options={})
+    assert 'id="invites"' in client.get(f"/table/{done.pk}/").content.decode()
+    Table.objects.filter(pk=done.pk).update(status=Table.Status.FINISHED)
+    assert 'id="invites"' not in client.get(f"/table/{done.pk}/").content.decode()

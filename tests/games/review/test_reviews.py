@@ -250,3 +250,14 @@ def test_a_review_stored_with_an_older_meaning_is_made_again_before_it_is_shown(
     review = HandReview.objects.get(hand=hand)
     assert review.version == engine.MARKS_VERSION and review.marks != stale
     assert "instead of" not in html
+
+
+def test_the_step_buttons_are_drawn_not_glyphs_fonts_may_lack(client, users, finished):
+    table, _ = finished
+    client.force_login(users[0])
+    html = client.get(review_url(table)).content.decode()
+    nav = html.split('class="review-nav"')[1].split("</nav>")[0]
+    assert "⏮" not in nav and "⏭" not in nav
+    for which in ("first", "prev", "next", "last"):
+        button = nav.split(f'data-nav="{which}"')[1].split("</a>")[0]
+        assert '<svg class="review-icon"' in button and 'aria-hidden="true"' in button

@@ -5,11 +5,12 @@ import re
 from datetime import date, timedelta
 
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.contrib.auth.models import Permission
 from django.core import mail
 from django.test import Client, TestCase
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Profile
 from games import engine
@@ -22,8 +23,7 @@ from games.table.lifecycle import hand_next, table_start
 from games.table.moves import move_submit
 from games.timers.sweep import table_due
 from tests.games.conftest import game_started, table_full
-from tests.games.helpers import current_hand, hand_state, version_of
-from tests.games.plans import plan_move
+from tests.games.helpers import current_hand, hand_state, play_moves, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +42,8 @@ def staff(django_user_model):
     codenames = ["change_table", "view_table", "change_seat", "view_seat", "view_hand"]
     codenames += ["view_game", "view_move", "view_invite", "view_staffaction"]
     user.user_permissions.set(Permission.objects.filter(codename__in=codenames))
+    # the admin opens only to staff with a second factor enrolled (accounts.staff_mfa)
+    TOTP.activate(user, generate_totp_secret())
     return user
 
 
@@ -50,19 +52,6 @@ def staff_client(staff):
     client = Client()
     client.force_login(staff)
     return client
-
-
-def play_moves(table, n):
-    seat_user = {s.index: s.user for s in table.seats.all()}
-    for _ in range(n):
-        state = hand_state(table)
-        move = plan_move(state)
-        move_submit(
-            table_id=table.pk,
-            user=seat_user[state.turn],
-            move={k: v for k, v in move.items() if k != "seat"},
-            expected_version=version_of(table),
-        )
 
 
 @pytest.fixture
@@ -446,3 +435,20 @@ def test_staff_actions_are_listed_read_only(staff_client, staff, mid_hand):
     detail = staff_client.get(reverse("admin:games_staffaction_change", args=[action.pk]))
     assert detail.status_code == 200 and 'name="_save"' not in detail.content.decode()
     assert mail.outbox == []
+
+
+def test_a_tables_options_read_as_the_table_form_named_them_in_one_language(
+    staff_client, users, in_memory_layer
+):
+    table = table_create(manager=users[0], options={"mode": "esli", "turn_seconds": 45})
+    with translation.override("en"):
+        url = reverse("admin:games_table_change", args=[table.pk])
+    html = staff_client.get(url).content.decode()
+    assert "Seconds per turn: 45" in html and "Eşli Okey (partners)" in html
+    assert "Bots may fill empty seats: yes" in html and "Bot strength: normal" in html
+    assert '"turn_seconds"' not in html and "team a name" not in html.lower()
+    with translation.override("tr"):
+        url = reverse("admin:games_table_change", args=[table.pk])
+    html = staff_client.get(url).content.decode()
+    assert "Hamle süresi (saniye): 45" in html and "Botların gücü: normal" in html
+    assert "Seconds per turn" not in html and "Bots may fill" not in html

@@ -7,6 +7,7 @@ from django.urls import reverse
 from games import engine
 from games.models import Table
 from games.table.create import table_create
+from games.table.hints import hint_view
 from games.table.moves import move_submit
 from games.table.seats import seat_take
 from tests.games.conftest import game_started
@@ -89,3 +90,35 @@ def test_a_practice_game_changes_no_rating(users, fixed_seed):
     users[0].profile.refresh_from_db()
     assert (users[0].profile.games_played, users[0].profile.rating_points) == (0, 0)
     assert game.results["places"]
+
+
+def _own_turns(deals: int):
+    """Seat 0's states with a tile to throw, over ``deals`` hands of four normal bots."""
+    for n in range(deals):
+        state = engine.deal(bytes([n]) * 32, engine.TableOptions(), n % 4)
+        while state.phase != "over":
+            for m in engine.bot_moves(state, state.turn, "normal"):
+                if state.turn == 0 and state.phase == "discard":
+                    yield state
+                state = engine.hand_apply(state, m)
+                if state.phase == "over":
+                    break
+
+
+def test_the_panel_shows_the_rack_after_the_throw_so_never_the_thrown_tile_in_a_meld():
+    """The Y4-5-6 case (issue 38): the engine arranges all 15 tiles, one of several arrangements
+    as good, and its throw may be a tile that arrangement put in a meld (R11 out of R11-12-13
+    where R11 Y11 B11 keeps as many). The panel shows the 14 tiles left after the throw."""
+    shown_in_a_meld_before = 0
+    for state in _own_turns(12):
+        view = hint_view(state, 0, version=1)
+        old = engine.hint(state, 0)
+        thrown = view.finish or view.discard
+        assert thrown and view.reason
+        left = list(map(engine.format_tile, state.racks[0]))
+        left.remove(thrown)
+        panel = [t for g in view.groups for t in g] + list(view.leftovers)
+        assert sorted(panel) == sorted(left)
+        if old.discard is not None and old.discard not in old.leftovers:
+            shown_in_a_meld_before += 1
+    assert shown_in_a_meld_before > 0  # the deals hold the case the panel used to get wrong

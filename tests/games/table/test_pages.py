@@ -287,3 +287,37 @@ def test_after_going_for_pairs_the_page_shows_the_tiles_the_next_player_took(
     html = client.get(url).content.decode()
     pile = html.split(f'id="pile-{first}"')[1].split('class="pile-top"')[0]
     assert 'class="pile-taken"' in pile and f'data-tile="{taken}"' in pile
+
+
+def test_the_verify_page_names_a_bot_as_the_table_does(client, users, fixed_seed):
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.table.changes import table_lock
+    from games.table.lifecycle import game_stop
+
+    table = game_started(table_create(manager=users[0], options={"seats": 2}))
+    with transaction.atomic():  # the game ends now: its hand is over, its deal can be checked
+        game, locked = table_lock(table.pk)
+        game_stop(game, locked, timezone.now())
+        game.save()
+    html = client.get(f"/en/table/{table.pk}/hand/1/verify/").content.decode()
+    assert "<td>Bot 2</td>" in html and "<td>2</td>" not in html
+
+
+def test_english_pages_say_what_seri_diz_and_cift_diz_do(client, users, fixed_seed):
+    table = game_started(table_full(users))
+    client.force_login(users[0])
+    html = client.get(f"/en/table/{table.pk}/").content.decode()
+    assert "Seri diz · sort runs" in html and "Çift diz · sort pairs" in html
+    html = client.get(f"/table/{table.pk}/").content.decode()
+    assert "Seri diz" in html and "sort runs" not in html
+
+
+def test_bot_strengths_read_easy_normal_hard(client, users):
+    client.force_login(users[0])
+    html = client.get("/en/").content.decode()
+    assert re.search(r'value="easy"[^>]*>easy<.*value="normal"[^>]*>normal<', html, re.S)
+    assert "gently" not in html and ">well<" not in html
+    html = client.get("/").content.decode()
+    assert ">kolay<" in html and ">zor<" in html and "yumuşak" not in html

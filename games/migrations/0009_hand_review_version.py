@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_hand_review"),
+        ("games", "0008_seat_left_by_table_field_names"),
     ]
 
     operations = [
