@@ -16,7 +16,9 @@ Run from the repository root (under nice on a shared machine):
 
 Every deal comes from a seed derived from --seed and the hand's number, so every run plays the
 same hands. `--hands 0` or `--games 0` skips a part; `--workers N` splits the work over N
-processes (the cost of a turn is then measured in each and pooled).
+processes (the cost of a turn is then measured in each and pooled). `--progress N` prints the
+running figures after every N hands (or games), in order, so that a run cut short on a busy
+machine still reports the first hands it played (the same first hands in every run).
 """
 
 from __future__ import annotations
@@ -120,8 +122,8 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def split(total: int, workers: int, base: int) -> list[tuple[int, int, int]]:
-    step = math.ceil(total / workers) if total else 0
+def split(total: int, workers: int, base: int, chunk: int = 0) -> list[tuple[int, int, int]]:
+    step = chunk or (math.ceil(total / workers) if total else 0)
     return [(base, a, min(total, a + step)) for a in range(0, total, step or 1)]
 
 
@@ -144,46 +146,72 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=0)
     args = parser.parse_args()
-    pct = "{:.1%}".format
 
     with ProcessPoolExecutor(args.workers) as pool:
         t0 = time.perf_counter()
         if args.hands:
-            d = merged(list(pool.map(duz_hands, split(args.hands, args.workers, args.seed))))
-            lo, hi = wilson(d["hard"], d["finished"])
-            print(
-                f"Düz, one hard bot and three normal, {args.hands} hands: {d['finished']} "
-                f"finished, {d['void']} void; the hard bot finished {d['hard']} = "
-                f"{pct(d['hard'] / max(1, d['finished']))} (95 % CI {pct(lo)}–{pct(hi)}; "
-                "fair share 25 %)"
-            )
-            print(
-                f"  finishes with the okey: hard bot {d['hard_okey']} of {d['hard']}, "
-                f"normal bots {d['normal_okey']} of {d['finished'] - d['hard']}"
-            )
-            for what, key in (("wall", "times"), ("CPU", "cpu")):
-                ms = [t * 1000 for t in d[key]]
-                print(
-                    f"  a hard bot's turn (bot_moves), {len(ms)} turns, {what} time: p50 "
-                    f"{percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
-                    f"max {max(ms):.1f} ms"
-                )
+            d: dict = {}
+            parts = split(args.hands, args.workers, args.seed, args.progress)
+            for part in pool.map(duz_hands, parts):
+                d = merged([d, part])
+                if args.progress:
+                    played = d["finished"] + d["void"]
+                    print(f"[{played} of {args.hands} hands, {time.perf_counter() - t0:.0f} s]")
+                    duz_report(d, played)
+            if not args.progress:
+                duz_report(d, args.hands)
         if args.games:
-            e = merged(list(pool.map(esli_games, split(args.games, args.workers, args.seed))))
-            score = e["won"] + e["drawn"] / 2
-            lo, hi = wilson(score, args.games)
-            print(
-                f"Eşli, a hard pair against a normal pair, {args.games} games "
-                f"({e['hands']} hands): won {e['won']}, lost {e['lost']}, drawn {e['drawn']}; "
-                f"the hard pair's share {pct(score / args.games)} (95 % CI {pct(lo)}–{pct(hi)}, "
-                f"a draw counting half); it finished {pct(e['hard_hands'] / max(1, e['hands']))}"
-                " of the hands"
-            )
+            e: dict = {}
+            parts = split(args.games, args.workers, args.seed, args.progress)
+            for part in pool.map(esli_games, parts):
+                e = merged([e, part])
+                if args.progress:
+                    played = e["won"] + e["lost"] + e["drawn"]
+                    print(f"[{played} of {args.games} games, {time.perf_counter() - t0:.0f} s]")
+                    esli_report(e, played)
+            if not args.progress:
+                esli_report(e, args.games)
         print(
             f"({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, "
             f"{args.workers} worker(s), seed {args.seed}, {time.perf_counter() - t0:.0f} s)"
         )
+
+
+def duz_report(d: dict, hands: int) -> None:
+    pct = "{:.1%}".format
+    lo, hi = wilson(d["hard"], d["finished"])
+    print(
+        f"Düz, one hard bot and three normal, {hands} hands: {d['finished']} "
+        f"finished, {d['void']} void; the hard bot finished {d['hard']} = "
+        f"{pct(d['hard'] / max(1, d['finished']))} (95 % CI {pct(lo)}–{pct(hi)}; "
+        "fair share 25 %)"
+    )
+    print(
+        f"  finishes with the okey: hard bot {d['hard_okey']} of {d['hard']}, "
+        f"normal bots {d['normal_okey']} of {d['finished'] - d['hard']}"
+    )
+    for what, key in (("wall", "times"), ("CPU", "cpu")):
+        ms = [t * 1000 for t in d[key]]
+        print(
+            f"  a hard bot's turn (bot_moves), {len(ms)} turns, {what} time: p50 "
+            f"{percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
+            f"max {max(ms):.1f} ms"
+        )
+
+
+def esli_report(e: dict, games: int) -> None:
+    pct = "{:.1%}".format
+    score = e["won"] + e["drawn"] / 2
+    lo, hi = wilson(score, games)
+    print(
+        f"Eşli, a hard pair against a normal pair, {games} games "
+        f"({e['hands']} hands): won {e['won']}, lost {e['lost']}, drawn {e['drawn']}; "
+        f"the hard pair's share {pct(score / games)} (95 % CI {pct(lo)}–{pct(hi)}, "
+        f"a draw counting half); it finished {pct(e['hard_hands'] / max(1, e['hands']))}"
+        " of the hands"
+    )
 
 
 if __name__ == "__main__":

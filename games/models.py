@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import engine
 from games.engine import RuleOptions
 from games.policy import TablePolicy, options_split
 
@@ -171,10 +172,17 @@ class HandReview(models.Model):
     hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="review")
     marks = models.JSONField(default=list)
     strength = models.CharField(max_length=16)  # the bot that judged the discards
+    # what the marks mean (engine.MARKS_VERSION when made): a review of an older meaning is made
+    # again before it is shown or counted, never read as the new one
+    version = models.PositiveSmallIntegerField(default=1)
     made = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):
         return f"review of {self.hand}"
+
+    @property
+    def current(self) -> bool:
+        return self.version == engine.MARKS_VERSION
 
 
 class Move(models.Model):

@@ -65,6 +65,11 @@ def recent_games(user) -> tuple[RecentGame, ...]:
     return tuple(out)
 
 
+def _review_current(hand: Hand) -> bool:
+    review = getattr(hand, "review", None)
+    return review is not None and review.current
+
+
 def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
     """The last hands ``user`` played, newest first, each with a link to its review. Another
     viewer is shown only the hands of public tables: a private table's reviews are not theirs
@@ -82,7 +87,7 @@ def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
     # for now, made by the reviews' worker, and counted here from the next visit on. Another
     # viewer's visits ask for nothing: reloading someone's profile must not fill the queue.
     if viewer is not None and viewer.pk == user.pk:
-        hand_reviews_ask(h.pk for h in hands if getattr(h, "review", None) is None)
+        hand_reviews_ask(h.pk for h in hands if not _review_current(h))
     seat_of = dict(Seat.objects.filter(user=user).values_list("table_id", "index"))
     by_move = dict(
         Move.objects.filter(user=user, hand__in=hands)
@@ -98,8 +103,8 @@ def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
             outcome = "void"
         else:
             outcome = "won" if result.get("finisher") == seat else "lost"
-        review = getattr(hand, "review", None)
-        marks = review.marks if review is not None else []
+        # a review of an older meaning of its marks counts none until it is made again
+        marks = hand.review.marks if _review_current(hand) else []
         out.append(
             RecentHand(
                 table_id=hand.game.table_id,
@@ -108,7 +113,7 @@ def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
                 mode_label=mode_label(hand.game.table.mode),
                 outcome=outcome,
                 finish=finish_label(result.get("kind")),
-                moments=sum(1 for m in marks if m["seat"] == seat),
+                moments=sum(1 for m in marks if m.get("user") == user.pk),
             )
         )
     return tuple(out)

@@ -65,6 +65,7 @@ _EXPORTS = {
     "RuleOptions": "options",
     "TableOptions": "options",
     "JUDGE_STRENGTH": "review",
+    "MARKS_VERSION": "review",
     "Hint": "review",
     "Mark": "review",
     "hand_marks": "review",

@@ -173,6 +173,18 @@ def hard_take(k: SeatKnowledge) -> bool:
     return after > now
 
 
+def wanted_by_next(k: SeatKnowledge, tile: int) -> int | None:
+    """The tile the next player took from their left that makes ``tile`` one they were likely to
+    take (it, or a tile that stands in a meld beside it), as the hard bot's defence reads it;
+    None when nothing they showed says so."""
+    if _Choice(k).danger(tile) <= 0:
+        return None
+    t = k.okey if tile == FAKE else tile
+    near = _near(t)
+    took = [x for x in k.took[k.next_seat] if x == t or x in near]
+    return max(took, key=lambda x: (x == t, near.get(x, 0)), default=None)
+
+
 def _near(f: int) -> dict[int, int]:
     """The faces that could stand in a meld beside f, weighted: one apart in its colour 3, two
     apart 2, its number in another colour 2."""

@@ -6,9 +6,18 @@
   best finishing tile and its kind);
 - ``fed_finish``: a discard with which the next player could finish, where their own 14 tiles
   could not (any tile would have done then, so it is no fault of the discard); ``taken`` says
-  whether they took it;
-- ``bot_discard``: on the turns of ``judged`` seats, the judging bot's discard where it differs
-  from the player's, with the tiles each choice keeps in melds.
+  whether they took it and ``finished`` whether they then finished, read from their whole turn
+  (they may show the indicator or declare pairs before taking);
+- ``bot_discard``: the judging bot's discard where it is better than the player's by a measure
+  the page can state, tried in this order: it leaves the rack fewer draws from a finish
+  (``reason`` "nearer"), or as near with more tiles in melds ("melds"), or as near with as many
+  tiles in melds while the player's tile was one the next player was likely to take and the
+  bot's was not ("safer": they had taken ``wanted``, which stands in a meld beside it). A
+  different choice that is no better by any of them is no mark: it would be noise.
+
+Only the discards the players made themselves are judged (``judged``: their moves' numbers): a
+bot's are its own choices, and a move the timer played for a person is not that person's.
+``MARKS_VERSION`` is the meaning of a mark: a stored review of another version is made again.
 
 ``hint`` gives the player to move the judging bot's advice and an arrangement of their rack. The
 bot sees the state only as the player does (``seen_by``): the tiles the player cannot see are
@@ -21,12 +30,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .autoplay import bot_discard, bot_moves
+from .distance import key_distance
 from .finish import FINISH_FACTOR, finishes
 from .hand import hand_apply, legal_kinds
+from .hard import wanted_by_next
+from .knowledge import seat_knowledge
 from .melds import key_can_meld, rack_key
 from .moves import Discard, Draw, Finish, Move, TakeDiscard, TakeIndicator
 from .pairs import key_can_pairs
-from .rack import arrange_runs, rack_strength
+from .rack import arrange_runs, key_pairs, rack_strength
 from .state import HandState
 
 # The bot whose choices the review and the hints show.
@@ -37,6 +49,16 @@ _DRAWS = {TakeDiscard: "take", TakeIndicator: "indicator", Draw: "stock"}
 COULD_FINISH = "could_finish"
 FED_FINISH = "fed_finish"
 BOT_DISCARD = "bot_discard"
+
+# the reasons a bot_discard mark gives, in the order they are tried
+NEARER = "nearer"
+MELDS = "melds"
+SAFER = "safer"
+
+# 1: the bot's discard wherever it differed, judged by the table's seats when made; 2: marked
+# only when better by a stated measure, judged by each move's own player, the next player's
+# whole turn read for fed_finish
+MARKS_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -52,6 +74,11 @@ class Mark:
     kept: int | None = None  # BOT_DISCARD: tiles the bot's choice keeps in melds
     kept_played: int | None = None  # BOT_DISCARD: tiles the player's choice keeps in melds
     taken: bool | None = None  # FED_FINISH: did the next player take it
+    reason: str | None = None  # BOT_DISCARD: NEARER | MELDS | SAFER
+    draws: int | None = None  # BOT_DISCARD: draws from a finish the bot's choice leaves
+    draws_played: int | None = None  # BOT_DISCARD: the same for the player's choice
+    wanted: int | None = None  # BOT_DISCARD, SAFER: the tile the next player had taken
+    finished: bool | None = None  # FED_FINISH: did the next player finish in that turn
 
 
 @dataclass(frozen=True)
@@ -98,16 +125,39 @@ def bot_choice(state: HandState, seat: int, strength: str = JUDGE_STRENGTH) -> M
     return Discard(seat, tile)
 
 
+def draws_to_finish(rack14: Sequence[int], okey: int) -> int:
+    """The fewest draws that could make 14 tiles a finish: in melds, or in seven pairs (a draw
+    per missing pair), as the hard bot counts them (distance.py)."""
+    key, okeys = rack_key(rack14, okey)
+    return min(key_distance(key, okeys), 7 - key_pairs(key, okeys))
+
+
 def _discard_marks(state: HandState, m: Discard, seq: int, judged, strength) -> list[Mark]:
     rack, okey = state.racks[m.seat], state.okey
+    if seq not in judged:
+        return []
     best = _best_finish(rack, okey)
     if best is not None:
         return [Mark(seq, m.seat, COULD_FINISH, best[0], finish=best[1])]
-    if m.seat not in judged:
-        return []
     choice = bot_choice(state, m.seat, strength)
     if not isinstance(choice, Discard) or choice.tile == m.tile:
         return []
+    mine, theirs = _without(rack, choice.tile), _without(rack, m.tile)
+    draws, draws_played = draws_to_finish(mine, okey), draws_to_finish(theirs, okey)
+    kept, kept_played = rack_strength(mine, okey)[0], rack_strength(theirs, okey)[0]
+    wanted = None
+    if draws < draws_played:
+        reason = NEARER
+    elif draws > draws_played or kept < kept_played:
+        return []
+    elif kept > kept_played:
+        reason = MELDS
+    else:
+        k = seat_knowledge(state, m.seat)
+        wanted = wanted_by_next(k, m.tile)
+        if wanted is None or wanted_by_next(k, choice.tile) is not None:
+            return []
+        reason = SAFER
     return [
         Mark(
             seq,
@@ -115,13 +165,28 @@ def _discard_marks(state: HandState, m: Discard, seq: int, judged, strength) -> 
             BOT_DISCARD,
             choice.tile,
             played=m.tile,
-            kept=rack_strength(_without(rack, choice.tile), okey)[0],
-            kept_played=rack_strength(_without(rack, m.tile), okey)[0],
+            kept=kept,
+            kept_played=kept_played,
+            reason=reason,
+            draws=draws,
+            draws_played=draws_played,
+            wanted=wanted,
         )
     ]
 
 
-def _fed_mark(after: HandState, m: Discard, seq: int, taken: bool) -> list[Mark]:
+def _next_turn(moves: Sequence[Move], seq: int, nxt: int) -> list[Move]:
+    """The moves of the next player's turn after move ``seq``: all of theirs until another
+    seat moves (they may show the indicator or declare pairs before they take or draw)."""
+    out = []
+    for m in moves[seq:]:
+        if m.seat != nxt:
+            break
+        out.append(m)
+    return out
+
+
+def _fed_mark(after: HandState, m: Discard, seq: int, turn: Sequence[Move]) -> list[Mark]:
     if after.phase == "over":
         return []
     nxt = (m.seat + 1) % after.n
@@ -131,7 +196,9 @@ def _fed_mark(after: HandState, m: Discard, seq: int, taken: bool) -> list[Mark]
     best = _best_finish((*rack, m.tile), after.okey)
     if best is None:
         return []
-    return [Mark(seq, m.seat, FED_FINISH, m.tile, finish=best[1], taken=taken)]
+    taken = any(isinstance(x, TakeDiscard) for x in turn)
+    finished = taken and any(isinstance(x, Finish) for x in turn)
+    return [Mark(seq, m.seat, FED_FINISH, m.tile, finish=best[1], taken=taken, finished=finished)]
 
 
 def hand_marks(
@@ -140,8 +207,10 @@ def hand_marks(
     judged: Iterable[int] = (),
     strength: str = JUDGE_STRENGTH,
 ) -> tuple[Mark, ...]:
-    """The marks of the hand that ``moves`` play from ``dealt``, in move order. The judging bot
-    is asked only on the turns of the seats in ``judged`` (people: bots' turns are its own)."""
+    """The marks of the hand that ``moves`` play from ``dealt``, in move order. ``judged``: the
+    numbers (seq, from 1) of the moves a person made themselves; only their discards get a
+    could_finish or bot_discard mark (a bot's turns are its own choices, a timed-out turn is
+    the timer's). fed_finish marks any discard: it tells what the next player could do."""
     judged = frozenset(judged)
     marks: list[Mark] = []
     state = dealt
@@ -149,9 +218,8 @@ def hand_marks(
         after = hand_apply(state, m)
         if isinstance(m, Discard):
             marks += _discard_marks(state, m, seq, judged, strength)
-            nxt_move = moves[seq] if seq < len(moves) else None
-            taken = isinstance(nxt_move, TakeDiscard)
-            marks += _fed_mark(after, m, seq, taken)
+            turn = _next_turn(moves, seq, (m.seat + 1) % state.n)
+            marks += _fed_mark(after, m, seq, turn)
         state = after
     return tuple(marks)
 

@@ -92,7 +92,7 @@ def hand_review(request, table_id, number):
     else:
         # made when the hand ended; made here if that task was lost
         review = hand_review_make(hand_id=hand.pk)
-        view = review_view(hand, review, _step_of(request))
+        view = review_view(hand, review, _step_of(request), request.user)
         return render(request, "games/review.html", {"view": view})
     ctx = {"message": message, "table_url": reverse("games:table", args=[table_id])}
     return render(request, "games/review_refused.html", ctx, status=403)

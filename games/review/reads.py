@@ -5,6 +5,9 @@ and nothing secret is left). A public table's hands are open to anyone; a privat
 to its manager, the people who sat or played at it, and the people invited to it. Each step is
 the state after that many moves (step 0 is the deal), rebuilt from the seed and the move log;
 the marks are the ones stored when the hand ended (games.review.services). Imports no service.
+
+A mark names the player of the move it is about as they were then, from the move log (a seat may
+have changed hands since, or been played by the timer), and says "you" to that player.
 """
 
 from __future__ import annotations
@@ -33,23 +36,38 @@ class ReviewSeat:
 
 
 @dataclass(frozen=True)
+class ReviewPlayer:
+    """Who played a seat at some move, for the seat_name tag: a person's name, or a bot."""
+
+    index: int
+    name: str
+    bot: bool
+
+
+@dataclass(frozen=True)
 class ReviewMark:
     seq: int
-    who: ReviewSeat  # whose discard it is about
-    after: ReviewSeat  # the next seat (who could finish, for fed_finish)
+    who: ReviewPlayer | ReviewSeat  # whose discard it is about
+    after: ReviewPlayer | ReviewSeat  # the next player (who could finish, for fed_finish)
     kind: str  # engine.review: could_finish | fed_finish | bot_discard
     tile: str
+    you: bool = False  # the viewer made the move it is about
     finish: str | None = None
     played: str | None = None
     kept: int | None = None
     kept_played: int | None = None
     taken: bool | None = None
+    finished: bool | None = None
+    reason: str | None = None  # bot_discard: engine.review NEARER | MELDS | SAFER
+    draws: int | None = None
+    draws_played: int | None = None
+    wanted: str | None = None
 
 
 @dataclass(frozen=True)
 class ReviewMove:
     seq: int
-    who: ReviewSeat
+    who: ReviewPlayer | ReviewSeat  # who played it (the timer's moves: for that person)
     kind: str
     tile: str
     auto: bool
@@ -124,18 +142,50 @@ def review_allowed(hand: Hand, user) -> bool:
     return Invite.objects.filter(table=table).filter(invited).exists()
 
 
-def _mark(d: dict, seats: tuple[ReviewSeat, ...]) -> ReviewMark:
+class _Players:
+    """Who played each seat at each move, read from the move log."""
+
+    def __init__(self, rows: list[Move], seats: tuple[ReviewSeat, ...]) -> None:
+        self.rows = rows
+        self.seats = seats
+        # a seat's person in this hand, for its moves the timer played (none: a bot's seat)
+        self.person: dict[int, object] = {}
+        for row in rows:
+            if row.user_id is not None:
+                self.person.setdefault(row.seat, row.user)
+
+    def at(self, seq: int, seat: int) -> ReviewPlayer | ReviewSeat:
+        """The player of ``seat`` at its first move from move ``seq`` on (its seat's view when
+        it made none)."""
+        row = next((r for r in self.rows[seq - 1 :] if r.seat == seat), None)
+        user = row.user if row is not None and row.user_id is not None else None
+        if user is None and row is not None:
+            user = self.person.get(seat)
+        if user is None:
+            return self.seats[seat]
+        return ReviewPlayer(index=seat, name=player_name(user), bot=False)
+
+
+def _mark(d: dict, players: _Players, viewer_id: int | None) -> ReviewMark:
+    n = len(players.seats)
+    seat, seq = d["seat"], d["seq"]
     return ReviewMark(
-        seq=d["seq"],
-        who=seats[d["seat"]],
-        after=seats[(d["seat"] + 1) % len(seats)],
+        seq=seq,
+        who=players.at(seq, seat),
+        after=players.at(seq + 1, (seat + 1) % n),
         kind=d["kind"],
         tile=d["tile"],
+        you=viewer_id is not None and d.get("user") == viewer_id,
         finish=d.get("finish"),
         played=d.get("played"),
         kept=d.get("kept"),
         kept_played=d.get("kept_played"),
         taken=d.get("taken"),
+        finished=d.get("finished"),
+        reason=d.get("reason"),
+        draws=d.get("draws"),
+        draws_played=d.get("draws_played"),
+        wanted=d.get("wanted"),
     )
 
 
@@ -143,10 +193,11 @@ def _tiles(faces) -> tuple[str, ...]:
     return tuple(engine.format_tile(t) for t in faces)
 
 
-def review_view(hand: Hand, review: HandReview | None, step: int | None) -> ReviewView:
-    """One step of the review of a finished hand; ``step`` out of range is brought into it
-    (None: the deal)."""
-    rows = list(hand.moves.order_by("seq"))
+def review_view(hand: Hand, review: HandReview | None, step: int | None, viewer=None) -> ReviewView:
+    """One step of the review of a finished hand, as ``viewer`` sees it (its marks say "you" to
+    the player they are about); ``step`` out of range is brought into it (None: the deal). A
+    review of another MARKS_VERSION is shown as not made yet, never read the new way."""
+    rows = list(hand.moves.select_related("user__profile").order_by("seq"))
     options = engine.hand_from_dict(hand.state).options
     state = engine.deal(bytes(hand.seed), options, hand.first_seat)
     last = len(rows)
@@ -167,6 +218,9 @@ def review_view(hand: Hand, review: HandReview | None, step: int | None) -> Revi
         )
         for i in range(state.n)
     )
+    ready = review is not None and review.current
+    players = _Players(rows, seats)
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     return ReviewView(
         table_id=table.pk,
         number=hand.number,
@@ -177,11 +231,13 @@ def review_view(hand: Hand, review: HandReview | None, step: int | None) -> Revi
         stock_size=len(state.stock),
         seats=seats,
         moves=tuple(
-            ReviewMove(seq=m.seq, who=seats[m.seat], kind=m.kind, tile=m.tile, auto=m.auto)
+            ReviewMove(
+                seq=m.seq, who=players.at(m.seq, m.seat), kind=m.kind, tile=m.tile, auto=m.auto
+            )
             for m in rows
         ),
-        marks=tuple(_mark(d, seats) for d in review.marks) if review else (),
-        marks_ready=review is not None,
+        marks=tuple(_mark(d, players, viewer_id) for d in review.marks) if ready else (),
+        marks_ready=ready,
         seed=bytes(hand.seed).hex(),
         result=state.result if over else None,
         staff_void=bool((hand.result or {}).get("staff")),

@@ -6,7 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.models import Hand
+from games.models import Hand, HandReview
+from games.profiles import recent_hands
+from games.review.services import hand_review_make
 from okeysite.celery import app as celery_app
 from tests.games.conftest import fixed_seed, game_started, table_full, users
 from tests.games.review.test_reviews import play_hand_as_bots
@@ -74,3 +76,25 @@ def test_the_list_asks_for_the_reviews_it_links_and_no_more(client, users, two_t
     client.force_login(users[0])
     client.get(reverse("accounts:profile_detail", args=[users[1].pk]))
     assert asked == [("games.tasks.hand_review_task", hands[private].pk)]
+
+
+def test_a_review_of_an_older_meaning_is_asked_for_again_and_counts_no_moments(
+    users, two_tables, monkeypatch
+):
+    """A review stored before MARKS_VERSION 2 marked every differing discard: the list counts
+    none of it, asks for it again, and once made counts the marks on the player's own moves."""
+    public, _ = two_tables
+    hand = Hand.objects.get(game__table=public, number=1)
+    hand_review_make(hand_id=hand.pk)
+    review = HandReview.objects.get(hand=hand)
+    own = sum(1 for m in review.marks if m["user"] == users[1].pk)
+    stale = [{"seq": 1, "seat": 1, "kind": "bot_discard", "tile": "R1"}] * 9
+    HandReview.objects.filter(pk=review.pk).update(marks=stale, version=1)
+    asked = []
+    monkeypatch.setattr(celery_app, "send_task", lambda name, args=None, **kw: asked.append(args))
+    celery_app.conf.task_always_eager = False
+    (row,) = [h for h in recent_hands(users[1], users[1]) if h.table_id == public.pk]
+    assert row.moments == 0 and (hand.pk,) in asked
+    hand_review_make(hand_id=hand.pk)
+    (row,) = [h for h in recent_hands(users[1], users[1]) if h.table_id == public.pk]
+    assert row.moments == own

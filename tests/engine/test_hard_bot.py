@@ -23,6 +23,10 @@ from games.engine import (
     parse_tiles,
     seat_knowledge,
 )
+from games.engine import distance as distance_module
+from games.engine import rack as rack_module
+from games.engine.hard import hard_throw
+from games.engine.memo import Memo
 
 from ._hands import (
     apply_all,
@@ -225,3 +229,43 @@ def test_the_estimate_counts_a_draw_as_finishing_only_when_fourteen_can_finish()
     finishing = parse_tiles("R1 R2 R3 B5 B6 B7 K9 K10 K11 Y7 Y8 Y9 R4 B8 B9")
     assert finishes(finishing, s.okey)
     assert c._out(*rack_key(finishing, s.okey), 13, 2) == _FINISHING_OUT
+
+
+def _discard_positions(seed, rnd, count):
+    """Positions where some seat holds 15 and must throw, from bot-played hands."""
+    out = []
+    s = deal(seed, TableOptions(), rnd.randrange(4))
+    while s.phase != "over" and len(out) < count:
+        moves = bot_moves(s, s.turn, rnd.choice(["normal", "hard"]))
+        for m in moves:
+            if isinstance(m, Discard):
+                out.append(s)
+            s = hand_apply(s, m)
+    return out
+
+
+@settings(
+    PLAY,
+    max_examples=15,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(seed=st.binary(min_size=32, max_size=32), rnd_seed=st.integers(0, 2**32 - 1))
+def test_the_hard_throw_is_legal_and_the_same_whatever_the_memos_hold(seed, rnd_seed, monkeypatch):
+    """A position gets the same throw with empty memos, with memos full of other racks and
+    asked twice: nothing but the position decides, so a review, a hint and a replay agree with
+    the turn the bot played."""
+    rnd = random.Random(rnd_seed)
+    for s in _discard_positions(seed, rnd, 6):
+        k = seat_knowledge(s, s.turn)
+        warm = hard_throw(k)
+        assert warm in k.rack and warm != k.taken_now
+        assert warm != k.okey or all(t == k.okey for t in k.rack) or finishes(k.rack, k.okey)
+        with monkeypatch.context() as m:
+            for module, names in (
+                (distance_module, ("_PROFILES", "_GROUPS")),
+                (rack_module, ("_COVER",)),
+            ):
+                for name in names:
+                    m.setattr(module, name, Memo(1 << 17))
+            assert hard_throw(k) == warm
+            assert hard_throw(k) == warm

@@ -65,10 +65,14 @@ def test_a_review_is_made_when_first_opened_with_its_marks(client, users, finish
     assert client.get(url).status_code == 200
     review = HandReview.objects.get(hand=hand)
     assert review.strength == engine.JUDGE_STRENGTH
+    assert review.version == engine.MARKS_VERSION
     dealt = engine.deal(bytes(hand.seed), table.rules, hand.first_seat)
-    moves = [engine.move_from_dict(m.as_engine_dict()) for m in hand.moves.order_by("seq")]
-    expected = engine.hand_marks(dealt, moves, judged=[0, 1])
+    rows = list(hand.moves.order_by("seq"))
+    moves = [engine.move_from_dict(m.as_engine_dict()) for m in rows]
+    # every move here was its player's own
+    expected = engine.hand_marks(dealt, moves, judged=range(1, len(moves) + 1))
     assert [(m["seq"], m["kind"]) for m in review.marks] == [(m.seq, m.kind) for m in expected]
+    assert all(m["user"] == rows[m["seq"] - 1].user_id for m in review.marks)
 
 
 def test_a_player_steps_through_the_review_with_every_rack_shown(client, users, finished):
@@ -182,6 +186,70 @@ def test_the_review_links_to_the_deal_check_which_verifies_the_hand(client, fini
     assert f'href="{verify}"' in html
     checked = client.get(verify).content.decode()
     assert checked.count('class="verdict ok"') == 2
+
+
+def _judged_kinds(marks) -> set[str]:
+    return {m["kind"] for m in marks} & {engine.review.COULD_FINISH, engine.review.BOT_DISCARD}
+
+
+def test_moves_the_timer_played_are_not_held_against_the_player(client, users, finished):
+    """Who is judged comes from each move (its user and ``auto``), not from the table's seats
+    when the review is made: seat 0's person is still seated, yet the timer played their turns."""
+    table, hand = finished
+    client.force_login(users[0])
+    client.get(review_url(table))
+    judged_all = HandReview.objects.get(hand=hand).marks
+    mine = [m for m in judged_all if m["seat"] == 0 and m["kind"] in _judged_kinds([m])]
+    assert mine, "the fixed deal gives seat 0's discards marks to lose"
+    HandReview.objects.filter(hand=hand).delete()
+    hand.moves.filter(seat=0).update(user=None, auto=True)
+    client.get(review_url(table))
+    marks = HandReview.objects.get(hand=hand).marks
+    assert not _judged_kinds([m for m in marks if m["seat"] == 0])
+    assert [m for m in marks if m["seat"] == 1] == [m for m in judged_all if m["seat"] == 1]
+
+
+def _marks_listed(client, url) -> str:
+    """The list of a review's marks as text, tiles by their notation."""
+    html = client.get(url).content.decode()
+    listed = html.split('class="review-mark-list"')[1].split("</ol>")[0]
+    listed = re.sub(r'<span class="tile[^"]*"[^>]*data-tile="(\w+)".*?</span>', r"\1", listed)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", listed))
+
+
+def test_a_mark_speaks_to_its_player_and_names_them_to_others(client, users, stranger, finished):
+    """The player whose discard is marked reads "You threw"; anyone else reads their name, the
+    name of whoever made the move, even after the seat changed hands; in both languages."""
+    table, hand = finished
+    url = review_url(table)  # before an /en/ page makes English the thread's language
+    client.force_login(users[0])
+    mine = _marks_listed(client, "/en" + url)
+    marks = HandReview.objects.get(hand=hand).marks
+    bot = [m for m in marks if m["kind"] == engine.review.BOT_DISCARD and m["seat"] == 0]
+    assert bot, "the fixed deal gives seat 0 a discard the bot betters"
+    assert f"You threw {bot[0]['played']}" in mine
+    assert f"{bot[0]['played']} attınız" in _marks_listed(client, url)
+    table.seats.filter(index=0).update(user=stranger)
+    client.force_login(stranger)
+    theirs = _marks_listed(client, "/en" + url)
+    assert "You " not in theirs
+    assert f"{users[0].username} threw {bot[0]['played']}" in theirs
+
+
+def test_a_review_stored_with_an_older_meaning_is_made_again_before_it_is_shown(
+    client, users, finished
+):
+    """Reviews made before MARKS_VERSION 2 marked every differing discard and judged by the
+    table's seats: one is never shown as it is, but made again in place."""
+    table, hand = finished
+    stale = [{"seq": 1, "seat": 0, "kind": "bot_discard", "tile": "R1", "played": "R2",
+              "kept": 9, "kept_played": 9}]  # fmt: skip
+    HandReview.objects.create(hand=hand, marks=stale, strength="hard", version=1)
+    client.force_login(users[0])
+    html = client.get(review_url(table)).content.decode()
+    review = HandReview.objects.get(hand=hand)
+    assert review.version == engine.MARKS_VERSION and review.marks != stale
+    assert "instead of" not in html
 
 
 def test_the_step_buttons_are_drawn_not_glyphs_fonts_may_lack(client, users, finished):
