@@ -1,5 +1,4 @@
 import pytest
-from django.test import override_settings
 
 from games.models import Table
 from games.table.create import table_create
@@ -27,11 +26,11 @@ def fixed_seed(settings):
 
 
 @pytest.fixture
-def in_memory_layer():
-    with override_settings(
-        CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    ):
-        yield
+def in_memory_layer(settings):
+    # Through pytest-django's ``settings``, not a separate override_settings: a test that also
+    # sets ``settings.X`` would otherwise undo the two out of order and leave the in-memory layer
+    # in place for the rest of the session (the browser tests' broadcasts then went nowhere).
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
 def table_full(users, **options) -> Table:
