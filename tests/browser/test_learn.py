@@ -68,7 +68,7 @@ def test_a_newcomer_goes_from_the_home_page_through_the_first_hand_to_its_finish
     settings.OKEY_BOT_PAUSE = (0.05, 0.1)
     context = context_for(browser, viewport, has_touch=viewport[0] < 500)
     page = context.new_page()
-    asked = []  # the coach's answers: 204 while nothing changed, 286 once the end is shown
+    asked = []  # the coach's answers: 286 once the end is shown
     page.on("response", lambda r: asked.append(r.status) if "/learn/coach/" in r.url else None)
     try:
         page.goto(asgi_live_server.url + "/")
@@ -107,7 +107,8 @@ def test_a_newcomer_goes_from_the_home_page_through_the_first_hand_to_its_finish
         # a guest: the way to keep playing, in one step
         expect(coach.locator("[data-next-signup]")).to_be_visible()
         page.wait_for_timeout(2500)
-        assert 204 in asked and asked[-1] == 286, asked
+        # (whether a poll found nothing changed, 204, depends on the pace: tests/games/learn checks it)
+        assert asked[-1] == 286, asked
         expect(coach.locator(".coach-won")).to_be_visible()  # and the panel kept it
     finally:
         context.close()
