@@ -480,7 +480,7 @@ def table_view(rows: TableRows, user) -> TableView:
         options={**table.rules.to_dict(), **policy.to_dict()},
         rack=rack,
         result=result,
-        game_result=_game_result(game.results, board) if game.results else None,
+        game_result=_game_result(game.results, board, policy.practice) if game.results else None,
         results_pending=game.status == Game.Status.OVER and not game.results,
         can_start=can_start,
         bots_fill=bots_fill,
@@ -570,7 +570,7 @@ def _rack_laid_out(rack, okey: int, *, pairs: bool, finished) -> dict:
     }
 
 
-def _game_result(results: dict, board: BoardView) -> GameResultView:
+def _game_result(results: dict, board: BoardView, practice: bool) -> GameResultView:
     left = set(results.get("left", ()))
     rows = sorted(
         (
@@ -610,7 +610,8 @@ def _game_result(results: dict, board: BoardView) -> GameResultView:
         hands=results["hands"],
         staff=bool(results.get("staff")),
         teams=game_teams,
-        rated=results.get("rated", True),
+        # results stored before "rated" was written: a practice game was never rated
+        rated=results.get("rated", not practice),
     )
 
 

@@ -8,6 +8,7 @@ from games.errors import ServiceError
 from games.models import Game, PlayerResult, Seat, Table
 from games.table.create import table_create
 from games.table.lifecycle import table_start
+from games.table.reads import table_rows, table_view
 from games.table.results import results_write
 from games.table.seats import seat_leave
 from tests.games.conftest import game_started, table_full
@@ -100,3 +101,14 @@ def test_a_game_left_is_no_longer_the_managers_running_game(users, settings, fix
     seat_leave(table_id=running.pk, user=users[0])
     table_start(table_id=lone.pk, user=users[0])
     assert Table.objects.get(pk=lone.pk).status == Table.Status.STARTING
+
+
+def test_a_practice_game_stored_before_the_rated_flag_shows_no_rating_points(users, fixed_seed):
+    """Results written before "rated" was stored carry the points the old code gave a practice
+    game; its final table must not show them."""
+    table = game_started(table_create(manager=users[0], options={"seats": 2, "practice": True}))
+    results = game_over(table, [3, 18])
+    old = {k: v for k, v in results.items() if k != "rated"} | {"points": [2, -2]}
+    Game.objects.filter(table=table).update(results=old)
+    view = table_view(table_rows(table.pk), users[0])
+    assert view.game_result.rated is False
