@@ -215,3 +215,10 @@ def test_the_cleanup_runs_by_itself(settings):
 
     entry = settings.CELERY_BEAT_SCHEDULE["guests-cleanup"]
     assert entry["task"] == guests_cleanup_task.name and entry["schedule"] <= 600
+
+
+def test_a_guests_profile_offers_the_signup_not_an_address_or_a_password(client):
+    guest_play(client)
+    html = client.get("/en/profile/").content.decode()
+    assert "data-guest-signup" in html and 'href="/en/guest/signup/"' in html
+    assert "/accounts/password/" not in html and "/accounts/email/" not in html
