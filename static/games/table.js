@@ -667,6 +667,19 @@
     var panel = document.getElementById("hint-panel");
     var hint = panel && panel.querySelector("[data-hint]");
     if (hint && lastVersion > Number(hint.getAttribute("data-version"))) panel.textContent = "";
+    hintMark();
+  }
+
+  // The tile the hint would throw, marked in the rack (one copy, as the throw is one tile): a
+  // pointer, not a selection, so the player still picks it (or another) themselves.
+  function hintMark() {
+    document.querySelectorAll("#rack .tile.is-hinted").forEach(function (tile) {
+      tile.classList.remove("is-hinted");
+    });
+    var hint = document.querySelector("#hint-panel [data-hint][data-tile]");
+    if (!hint) return;
+    var tile = document.querySelector('#rack .slot .tile[data-tile="' + hint.getAttribute("data-tile") + '"]');
+    if (tile) tile.classList.add("is-hinted");
   }
 
   document.body.addEventListener("htmx:afterSwap", function (event) {
