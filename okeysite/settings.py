@@ -50,6 +50,9 @@ def _installation_key() -> str:
 
 
 DEBUG = env("DEBUG")
+# Older keys still accepted for what they signed (sessions, reset links) while a new SECRET_KEY
+# takes over, and for the second factors' secrets until `manage.py mfa_rekey` (README, "Keys")
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
 if DEBUG:
     # With DEBUG on the site answers loopback clients only (okeysite.clients.LoopbackOnly).
     SECRET_KEY = env.str("SECRET_KEY", default="") or _installation_key()
@@ -389,6 +392,12 @@ ACCOUNT_RATE_LIMITS = {
 # players may. Once enrolled, the log-in asks for a code after the password.
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Okey"
+# The apps' TOTP secrets and the recovery codes' seeds are encrypted in the database
+# (accounts.mfa) under MFA_ENCRYPTION_KEYS (comma-separated Fernet keys, the first encrypts), or,
+# unset, keys derived from SECRET_KEY and SECRET_KEY_FALLBACKS: a backup alone cannot make a
+# staff member's codes.
+MFA_ADAPTER = "accounts.mfa.MFAAdapter"
+OKEY_MFA_ENCRYPTION_KEYS = env.list("MFA_ENCRYPTION_KEYS", default=[])
 
 # --- e-mail ---------------------------------------------------------------------------------------
 # Every e-mail is sent by a task of the `mail` queue (accounts.tasks), never by a web process or
