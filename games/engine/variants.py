@@ -8,7 +8,8 @@ unchanged, and 101 is the ``okey101`` package.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hmac
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from .okey101 import game as game101
 from .okey101 import hand as hand101
 from .okey101 import moves as moves101
 from .okey101 import options as options101
+from .okey101 import scoring as scoring101
 from .okey101 import state as state101
 from .okey101 import views as views101
 
@@ -30,6 +32,7 @@ class Variant:
     function after takes that state."""
 
     name: str
+    family: str  # "okey" (Düz, Eşli) or "okey101": variants of one family share a table's look
     make_options: Callable[..., Any]
     options_from_dict: Callable[[Any], Any]
     deal: Callable[[bytes, Any, int], Any]
@@ -48,11 +51,61 @@ class Variant:
     game_places: Callable[[Any], tuple[int, ...]]
     game_rating_whole: Callable[[Any], tuple[int, ...]]
     judge_command: str  # python -m games.engine <this>
+    hand_void: Callable[[Any], Any]  # the hand over as void, nobody scoring (not a move)
+    result_to_dict: Callable[[Any], dict[str, Any]]
+    result_from_dict: Callable[[dict[str, Any]], Any]
+    game_to_dict: Callable[[Any], dict[str, Any]]
+    game_from_dict: Callable[[dict[str, Any]], Any]
+    # (seed, options, first_seat, moves as Move objects or dicts) -> the hand after them
+    replay: Callable[[bytes, Any, int, Iterable[Any]], Any]
+    # (seed, commitment, state, moves=None) -> does the seed match and deal this hand?
+    verify_deal: Callable[..., bool]
+    # the two teams' totals of a game (seats 0+2, seats 1+3); None: the variant has no teams
+    team_totals: Callable[[Any], tuple[int, int]] | None
+
+
+def _replayer(deal, apply, move_from_dict):
+    def replay(seed: bytes, opts: Any, first_seat: int, moves_done: Iterable[Any]) -> Any:
+        s = deal(seed, opts, first_seat)
+        for m in moves_done:
+            s = apply(s, move_from_dict(m) if isinstance(m, dict) else m)
+        return s
+
+    return replay
+
+
+def _verifier(deal, replay):
+    """``verify_deal`` as Düz Okey's (hand.verify_deal) reads it, for any variant: a fresh state
+    is compared whole, a later one with the replay of its moves when given, else by what cannot
+    change since the deal (seats, indicator, the stock as a prefix of the dealt one)."""
+
+    def verify(seed: bytes, commitment_hex: str, s: Any, moves_done: Any = None) -> bool:
+        try:
+            if not hmac.compare_digest(dealing.commitment(seed), str(commitment_hex).lower()):
+                return False
+            fresh = deal(seed, s.options, s.first_seat)
+        except ValueError:
+            return False
+        if moves_done is not None:
+            try:
+                return replay(seed, s.options, s.first_seat, moves_done) == s
+            except ValueError:
+                return False
+        if s.seq == 0:
+            return fresh == s
+        return (
+            fresh.n == s.n
+            and fresh.indicator == s.indicator
+            and fresh.stock[: len(s.stock)] == s.stock
+        )
+
+    return verify
 
 
 def _duz(mode: str) -> Variant:
     return Variant(
         name=mode,
+        family="okey",
         make_options=lambda **kw: options.RuleOptions.validated(**{**kw, "mode": mode}),
         options_from_dict=options.RuleOptions.from_dict,
         deal=dealing.deal,
@@ -71,12 +124,22 @@ def _duz(mode: str) -> Variant:
         game_places=game.game_places,
         game_rating_whole=game.game_rating_whole,
         judge_command="judge",
+        hand_void=hand.hand_void,
+        result_to_dict=state.result_to_dict,
+        result_from_dict=state.result_from_dict,
+        game_to_dict=game.game_to_dict,
+        game_from_dict=game.game_from_dict,
+        replay=hand.hand_replay,
+        verify_deal=hand.verify_deal,
+        team_totals=game.team_totals if mode == "esli" else None,
     )
 
 
 def _okey101(esli: bool) -> Variant:
+    replay = _replayer(hand101.hand101_deal, hand101.hand101_apply, moves101.move_from_dict)
     return Variant(
         name="esli101" if esli else "101",
+        family="okey101",
         make_options=lambda **kw: options101.Options101(**{**kw, "esli": esli}),
         options_from_dict=options101.Options101.from_dict,
         deal=hand101.hand101_deal,
@@ -95,7 +158,19 @@ def _okey101(esli: bool) -> Variant:
         game_places=game101.game101_places,
         game_rating_whole=game101.game101_rating_whole,
         judge_command="judge101",
+        hand_void=hand101.hand101_void,
+        result_to_dict=state101.result101_to_dict,
+        result_from_dict=state101.result101_from_dict,
+        game_to_dict=game101.game101_to_dict,
+        game_from_dict=game101.game101_from_dict,
+        replay=replay,
+        verify_deal=_verifier(hand101.hand101_deal, replay),
+        team_totals=_team_totals101 if esli else None,
     )
+
+
+def _team_totals101(g: Any) -> tuple[int, int]:
+    return scoring101.team_scores(g.totals)
 
 
 VARIANTS = {v.name: v for v in (_duz("duz"), _duz("esli"), _okey101(False), _okey101(True))}
