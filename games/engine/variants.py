@@ -140,7 +140,8 @@ def _okey101(esli: bool) -> Variant:
     return Variant(
         name="esli101" if esli else "101",
         family="okey101",
-        make_options=lambda **kw: options101.Options101(**{**kw, "esli": esli}),
+        # through from_dict: an unknown name is an OptionError, as RuleOptions.validated says
+        make_options=lambda **kw: options101.Options101.from_dict({**kw, "esli": esli}),
         options_from_dict=options101.Options101.from_dict,
         deal=hand101.hand101_deal,
         apply=hand101.hand101_apply,
@@ -186,7 +187,11 @@ def variant(name: str) -> Variant:
 
 def variant_of(hand_state: Any) -> Variant:
     """The variant a hand's state (or a game's) is played under, read from its options."""
-    opts = hand_state.options
+    return variant_of_options(hand_state.options)
+
+
+def variant_of_options(opts: Any) -> Variant:
+    """The variant whose ``make_options`` made ``opts``."""
     if isinstance(opts, options101.Options101):
         return VARIANTS[opts.variant]
     return VARIANTS[opts.mode]

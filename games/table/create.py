@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 from games.engine import OptionError
 from games.errors import ServiceError
 from games.models import Game, Invite, Seat, Table
-from games.policy import options_stored, table_choices
+from games.policy import options_stored, table_choices, table_variant
 from games.table.changes import table_bump, table_lock
 from games.table.guests import guest_table_check
 from games.table.publish import lobby_publish
@@ -93,7 +93,9 @@ def table_create(*, manager, options: dict, sit: bool = True) -> Table:
     with transaction.atomic():
         account_lock(manager)
         tables_allowance_check(manager)
-        table = Table.objects.create(manager=manager, options=options_stored(rules, policy))
+        table = Table.objects.create(
+            manager=manager, variant=table_variant(rules), options=options_stored(rules, policy)
+        )
         Game.objects.create(table=table)
         Seat.objects.bulk_create(
             Seat(table=table, index=i, user=manager if (sit and i == 0) else None)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import engine
-from games.models import Hand, Seat, Table
+from games.models import Seat, Table
 from games.templatetags.okey import tile_label
 
 
@@ -154,7 +154,7 @@ def _throw_reason(state, seat: int, thrown: int, *, finished: bool, for_pairs: b
 
 def hint_for(table_id: int, user) -> HintView:
     """The hint for ``user`` now, or HintRefused with the reason."""
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.select_related("game").filter(pk=table_id).first()
     if table is None:
         raise HintRefused(_("There is no such table."))
     seats = list(table.seats.all())
@@ -163,11 +163,11 @@ def hint_for(table_id: int, user) -> HintView:
     if not hints_offered(table, seats, user):
         raise HintRefused(_("Hints are only for a player alone with bots at a practice table."))
     seat = next(s.index for s in seats if s.user_id == user.pk)
-    hand = Hand.objects.filter(game__table=table).select_related("game").order_by("-number").first()
+    hand = table.game.latest_hand()
     state = engine.hand_from_dict(hand.state) if hand is not None and not hand.over else None
     if state is None or state.turn != seat or state.over:
         raise HintRefused(_("A hint is for your own turn."))
-    return hint_view(state, seat, hand.game.version)
+    return hint_view(state, seat, table.game.version)
 
 
 def hint_view(state: engine.HandState, seat: int, version: int) -> HintView:

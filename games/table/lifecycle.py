@@ -135,7 +135,7 @@ def hand_running(game: Game) -> Hand | None:
     """The hand being played, if any (none before the deal, between hands, after the game)."""
     if game.status != Game.Status.PLAYING:
         return None
-    hand = game.hands.order_by("-number").first()
+    hand = game.latest_hand()
     return hand if hand is not None and not hand.over else None
 
 
@@ -179,7 +179,7 @@ def hand_next(*, table_id, expected_version) -> bool:
         game, table = table_lock(table_id)
         if game.version != expected_version or game.status != Game.Status.PLAYING:
             return False
-        last = game.hands.order_by("-number").first()
+        last = game.latest_hand()
         state = engine.game_from_dict(game.state)
         if last is None or not last.over or state.over:
             return False

@@ -261,7 +261,7 @@ def seat_rows(table: Table) -> list[Seat]:
 
 
 def current_hand(table: Table) -> Hand | None:
-    return Hand.objects.filter(game__table=table).order_by("-number").first()
+    return table.game.latest_hand()
 
 
 def hand_shown(hand: Hand | None) -> engine.HandState | None:

@@ -64,7 +64,7 @@ def turn_due_play(*, table_id, expected_version=None, now=None) -> bool:
             return False
         if game.deadline > now:  # never before its time: a move made in time always wins
             return False
-        hand = game.hands.order_by("-number").first()
+        hand = game.latest_hand()
         if hand is None or hand.over:
             return False
         state = engine.hand_from_dict(hand.state)
