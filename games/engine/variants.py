@@ -8,7 +8,6 @@ unchanged, and 101 is the ``okey101`` package.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +61,9 @@ class Variant:
     verify_deal: Callable[..., bool]
     # the two teams' totals of a game (seats 0+2, seats 1+3); None: the variant has no teams
     team_totals: Callable[[Any], tuple[int, int]] | None
+    # the game state's field of each seat's running score, lower better: "counts" (Düz Okey's
+    # count down from start_count) or "totals" (101's sum of hand scores)
+    scores_field: str
 
 
 def _replayer(deal, apply, move_from_dict):
@@ -75,29 +77,8 @@ def _replayer(deal, apply, move_from_dict):
 
 
 def _verifier(deal, replay):
-    """``verify_deal`` as Düz Okey's (hand.verify_deal) reads it, for any variant: a fresh state
-    is compared whole, a later one with the replay of its moves when given, else by what cannot
-    change since the deal (seats, indicator, the stock as a prefix of the dealt one)."""
-
     def verify(seed: bytes, commitment_hex: str, s: Any, moves_done: Any = None) -> bool:
-        try:
-            if not hmac.compare_digest(dealing.commitment(seed), str(commitment_hex).lower()):
-                return False
-            fresh = deal(seed, s.options, s.first_seat)
-        except ValueError:
-            return False
-        if moves_done is not None:
-            try:
-                return replay(seed, s.options, s.first_seat, moves_done) == s
-            except ValueError:
-                return False
-        if s.seq == 0:
-            return fresh == s
-        return (
-            fresh.n == s.n
-            and fresh.indicator == s.indicator
-            and fresh.stock[: len(s.stock)] == s.stock
-        )
+        return dealing.deal_verified(deal, replay, seed, commitment_hex, s, moves_done)
 
     return verify
 
@@ -132,6 +113,7 @@ def _duz(mode: str) -> Variant:
         replay=hand.hand_replay,
         verify_deal=hand.verify_deal,
         team_totals=game.team_totals if mode == "esli" else None,
+        scores_field="counts",
     )
 
 
@@ -167,6 +149,7 @@ def _okey101(esli: bool) -> Variant:
         replay=replay,
         verify_deal=_verifier(hand101.hand101_deal, replay),
         team_totals=_team_totals101 if esli else None,
+        scores_field="totals",
     )
 
 

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from games import engine
 from games.models import Seat, Table
 from games.templatetags.okey import tile_label
+from games.variants import variant_for
 
 
 class HintRefused(Exception):
@@ -51,7 +52,9 @@ def hints_offered(table: Table, seats: Sequence[Seat], user) -> bool:
     """Does ``user`` sit at this practice table with no other person? Before the start the
     other seats may still be empty: bots take them at the start, and no person can sit once
     the game runs."""
-    if not table.policy.practice or user is None or not user.is_authenticated:
+    if not variant_for(table).hints or not table.policy.practice:
+        return False
+    if user is None or not user.is_authenticated:
         return False
     mine = any(s.user_id == user.pk for s in seats)
     return mine and not any(s.user_id not in (None, user.pk) for s in seats)
@@ -160,6 +163,8 @@ def hint_for(table_id: int, user) -> HintView:
     seats = list(table.seats.all())
     if not table.policy.practice:
         raise HintRefused(_("Hints are only for practice games: this game is rated."))
+    if not variant_for(table).hints:
+        raise HintRefused(_("This game has no hints yet."))
     if not hints_offered(table, seats, user):
         raise HintRefused(_("Hints are only for a player alone with bots at a practice table."))
     seat = next(s.index for s in seats if s.user_id == user.pk)
