@@ -61,6 +61,8 @@ class Variant:
     verify_deal: Callable[..., bool]
     # the two teams' totals of a game (seats 0+2, seats 1+3); None: the variant has no teams
     team_totals: Callable[[Any], tuple[int, int]] | None
+    # (options) -> the rating points of a player who leaves a rated game: the last place's
+    leaver_points: Callable[[Any], int]
     # the game state's field of each seat's running score, lower better: "counts" (Düz Okey's
     # count down from start_count) or "totals" (101's sum of hand scores)
     scores_field: str
@@ -113,6 +115,7 @@ def _duz(mode: str) -> Variant:
         replay=hand.hand_replay,
         verify_deal=hand.verify_deal,
         team_totals=game.team_totals if mode == "esli" else None,
+        leaver_points=game.game_leaver_points,
         scores_field="counts",
     )
 
@@ -149,6 +152,7 @@ def _okey101(esli: bool) -> Variant:
         replay=replay,
         verify_deal=_verifier(hand101.hand101_deal, replay),
         team_totals=_team_totals101 if esli else None,
+        leaver_points=game.game_leaver_points,  # 101 rates by place as Düz Okey does
         scores_field="totals",
     )
 
