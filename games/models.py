@@ -218,6 +218,10 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=16)
     tile = models.CharField(max_length=3, blank=True)
+    # The rest of a move that carries more than one tile (101's lay, add, take an okey back:
+    # groups, a meld, a side), as the engine's move dict holds it without kind, seat and tile;
+    # None for a move that is whole in kind and tile (every Düz and Eşli move).
+    detail = models.JSONField(null=True, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
@@ -242,9 +246,13 @@ class Move(models.Model):
         return f"{self.hand} #{self.seq} seat {self.seat + 1} {self.kind} {self.tile}"
 
     def as_engine_dict(self) -> dict:
+        """The move as the engine's ``move_from_dict`` reads it: replayed from the seed, it
+        gives the hand exactly as it was played."""
         d = {"kind": self.kind, "seat": self.seat}
         if self.tile:
             d["tile"] = self.tile
+        if self.detail:
+            d.update(self.detail)
         return d
 
 

@@ -119,6 +119,7 @@ def _hands(user) -> list[dict]:
                         "number": m.seq,
                         "kind": m.kind,
                         "tile": m.tile or None,
+                        **({"detail": m.detail} if m.detail else {}),
                         "automatic": m.auto,
                         "time": _when(m.created),
                     }

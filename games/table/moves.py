@@ -22,6 +22,12 @@ def _malformed(detail=None) -> ServiceError:
     return ServiceError("malformed", detail or _("That message is not a move."))
 
 
+def _detail(whole: dict) -> dict | None:
+    """What a move carries beyond its kind, seat and tile (101's groups, meld, side), in the
+    engine's own notation, for the Move row: its replay reads it back."""
+    return {k: v for k, v in whole.items() if k not in ("kind", "seat", "tile")} or None
+
+
 def move_version(value) -> int | None:
     """The table version a player's move names, from a socket's JSON or a form: an int, or a
     string of ASCII digits (``"²".isdigit()`` holds, and ``int`` refuses it); None for anything
@@ -136,7 +142,8 @@ def _move_apply(table_id, user, seat, move, expected_version, key, auto) -> Move
         version_check(game, expected_version)
         state = rules.hand_from_dict(hand.state)
         try:
-            new = rules.apply(state, rules.move_from_dict({**clean, "seat": row.index}))
+            played = rules.move_from_dict({**clean, "seat": row.index})
+            new = rules.apply(state, played)
         except engine.IllegalMove as e:
             raise engine_error(e) from None
         # what the pages showed before the move, for its event: the game's version and deadline,
@@ -162,6 +169,7 @@ def _move_apply(table_id, user, seat, move, expected_version, key, auto) -> Move
             seat=row.index,
             kind=clean["kind"],
             tile=clean.get("tile", "").upper(),
+            detail=_detail(rules.move_to_dict(played)),
             user=user,
             auto=auto,
             version=version,
