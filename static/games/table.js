@@ -630,6 +630,17 @@
     return !own || Number(own.version) >= rackVersion;
   }
 
+  // Whatever reads the table anew when it changes (the first hand's coach) hears it once the
+  // frames of a change have landed (a move's event and its own part come as two), rather than
+  // asking the server every second.
+  var changedTimer = null;
+  function changedSoon() {
+    window.clearTimeout(changedTimer);
+    changedTimer = window.setTimeout(function () {
+      document.body.dispatchEvent(new CustomEvent("okey:table-changed"));
+    }, 60);
+  }
+
   function afterFrame() {
     var v = document.getElementById("table-version");
     if (v) {
@@ -647,6 +658,7 @@
     viewerMark();
     boardSortables();
     tick();
+    changedSoon();
     var message = document.getElementById("table-message");
     if (message && message.textContent.trim()) {
       pendingSlot = null; // a refused draw: the next tile goes to the usual place
