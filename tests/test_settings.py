@@ -6,6 +6,7 @@ import os
 import secrets
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,9 @@ names = ["DEBUG", "ALLOWED_HOSTS", "DATABASES", "CACHES", "CHANNEL_LAYERS", "CEL
          "EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "SESSION_COOKIE_SECURE",
          "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "SECURE_SSL_REDIRECT", "LANGUAGE_CODE",
          "CELERY_TASK_ACKS_LATE", "CELERY_TASK_REJECT_ON_WORKER_LOST",
-         "CELERY_BROKER_TRANSPORT_OPTIONS", "REDIS_URL", "SITE_URL", "SITE_URL_SET"]
+         "CELERY_BROKER_TRANSPORT_OPTIONS", "REDIS_URL", "SITE_URL", "SITE_URL_SET",
+         "EMAIL_TIMEOUT", "CELERY_TASK_TIME_LIMIT", "CELERY_TASK_SOFT_TIME_LIMIT",
+         "CELERY_WORKER_CONCURRENCY", "CELERY_WORKER_MAX_TASKS_PER_CHILD", "CELERY_TASK_ROUTES"]
 print(json.dumps({n: getattr(settings, n, None) for n in names}, default=str))
 """
 
@@ -48,10 +51,14 @@ def settings_in(env_extra, tmp_path) -> dict:
 
 
 def production_env(**extra):
+    """What production must set (the database and Redis named, not reached, by these tests)."""
     return {
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "okey.example.com",
+        "DATABASE_URL": f"sqlite:///{tempfile.gettempdir()}/okey-settings-test.sqlite3",
+        "REDIS_URL": "redis://127.0.0.1:6379/0",
+        "EMAIL_URL": "consolemail://",
         **extra,
     }
 
@@ -110,6 +117,27 @@ def test_smtp_from_email_url(tmp_path):
     assert (s["EMAIL_HOST"], s["EMAIL_PORT"], s["EMAIL_USE_TLS"]) == ("smtp.example.com", 587, True)
 
 
+def test_the_smtp_timeout_is_email_urls_timeout_and_ten_seconds_without_it(tmp_path):
+    """django-environ makes ?timeout= an OPTIONS entry that Django's SMTP backend never reads: a
+    relay that accepts and never answers then held its mail for ever."""
+    url = "smtp+tls://mailer:pw@smtp.example.com:587"
+    assert settings_in(production_env(EMAIL_URL=url + "?timeout=7"), tmp_path)["EMAIL_TIMEOUT"] == 7
+    assert settings_in(production_env(EMAIL_URL=url), tmp_path)["EMAIL_TIMEOUT"] == 10
+    proc = run(
+        [sys.executable, "manage.py", "check"],
+        production_env(EMAIL_URL=url + "?tiemout=7"),
+        tmp_path,
+    )
+    assert proc.returncode != 0 and "EMAIL_URL: unknown option 'tiemout'" in proc.stderr
+
+
+def test_mail_has_its_own_queue_and_every_task_a_time_limit(tmp_path):
+    s = settings_in({}, tmp_path)
+    assert s["CELERY_TASK_ROUTES"]["accounts.tasks.email_send_task"] == {"queue": "mail"}
+    assert 0 < s["CELERY_TASK_SOFT_TIME_LIMIT"] < s["CELERY_TASK_TIME_LIMIT"] <= 120
+    assert s["CELERY_WORKER_CONCURRENCY"] == 2 and s["CELERY_WORKER_MAX_TASKS_PER_CHILD"] > 0
+
+
 def test_production_turns_on_secure_cookies_and_hsts(tmp_path):
     s = settings_in(production_env(), tmp_path)
     assert s["DEBUG"] is False
@@ -120,13 +148,31 @@ def test_production_turns_on_secure_cookies_and_hsts(tmp_path):
     assert s["SECURE_SSL_REDIRECT"] is True
 
 
-@pytest.mark.parametrize("missing", ["SECRET_KEY", "ALLOWED_HOSTS"])
+@pytest.mark.parametrize(
+    "missing", ["SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "EMAIL_URL"]
+)
 def test_production_refuses_to_start_without(missing, tmp_path):
+    """No silent fallback with DEBUG=0: SQLite under var/, a local Redis socket, e-mails (reset
+    links included) written into the logs."""
     env = production_env()
     del env[missing]
     proc = run([sys.executable, "manage.py", "check"], env, tmp_path)
     assert proc.returncode != 0
     assert f"Set the {missing} environment variable" in proc.stderr
+
+
+def test_production_keeps_a_fallback_only_when_it_is_written_out(tmp_path):
+    s = settings_in(
+        production_env(
+            DATABASE_URL=f"sqlite:///{tmp_path}/okey.sqlite3",
+            REDIS_URL=f"unix://{tmp_path}/redis.sock",
+            EMAIL_URL="consolemail://",
+        ),
+        tmp_path,
+    )
+    assert s["DATABASES"]["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert s["REDIS_URL"] == f"unix://{tmp_path}/redis.sock"
+    assert s["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
 
 
 def test_check_deploy_is_clean_in_production(tmp_path):

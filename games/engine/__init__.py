@@ -35,6 +35,7 @@ _EXPORTS = {
     "GameState": "game",
     "game_apply_hand": "game",
     "game_from_dict": "game",
+    "game_leaver_points": "game",
     "game_new": "game",
     "game_places": "game",
     "game_rating_points": "game",
@@ -87,6 +88,7 @@ _EXPORTS = {
     "Variant": "variants",
     "variant": "variants",
     "variant_of": "variants",
+    "variant_of_options": "variants",
 }
 
 __all__ = sorted(_EXPORTS)

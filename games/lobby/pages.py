@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.guests import guest_start
@@ -67,11 +68,31 @@ def quick_play(request):
     except ServiceError as e:
         return refused_page(request, e, status=429)
     try:
-        table = table_quick_join(user=request.user, mode=request.POST.get("mode", "duz"))
+        table = table_quick_join(
+            user=request.user,
+            mode=request.POST.get("mode", "duz"),
+            turn_seconds=_whole(request.POST.get("turn_seconds")),  # a guest's practice pace
+        )
     except ServiceError as e:
+        if e.code == "game_running":
+            return running_page(request, e, back=reverse("games:lobby"))
         messages.error(request, e.message)
         return redirect("games:lobby")
     return redirect("games:table", table.pk)
+
+
+def _whole(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def running_page(request, error: ServiceError, *, back: str) -> HttpResponse:
+    """Refused while another game of the player's runs: which tables, a link to each and a way
+    to leave them (as a table's Start shows it), then ``back`` here."""
+    running = {"message": error.message, "back": back, **error.details}
+    return render(request, "games/running.html", {"running": running}, status=409)
 
 
 def refused_page(request, error: ServiceError, status: int = 400) -> HttpResponse:

@@ -193,11 +193,11 @@ class ModeFilter(admin.SimpleListFilter):
     parameter_name = "mode"
 
     def lookups(self, request, model_admin):
-        return [("duz", _("Düz Okey")), ("esli", _("Eşli Okey"))]
+        return Table.Variant.choices
 
     def queryset(self, request, queryset):
-        if self.value() in ("duz", "esli"):
-            return queryset.filter(options__mode=self.value())
+        if self.value() in Table.Variant.values:
+            return queryset.filter(variant=self.value())
         return queryset
 
 
@@ -293,7 +293,7 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
 
     @admin.display(description=_("mode"))
     def mode(self, obj):
-        return mode_label(obj.rules.mode)
+        return mode_label(obj.variant)
 
     @admin.display(description=_("options"))
     def options_shown(self, obj):
@@ -318,8 +318,11 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
 
     @admin.display(description=_("players"))
     def players(self, obj):
+        # str(): "bot" is a lazy translation, which str.join refuses (a 500 for any table
+        # with a bot)
         return ", ".join(
-            _player(s.user) if s.user else (_("bot") if s.is_bot else "—") for s in obj.seats.all()
+            str(_player(s.user) if s.user else (_("bot") if s.is_bot else "—"))
+            for s in obj.seats.all()
         )
 
     @admin.display(description=_("version"))

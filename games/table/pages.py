@@ -23,12 +23,14 @@ from games.labels import mode_label
 from games.models import Table
 from games.table import lifecycle
 from games.table.bots import bot_add, bot_remove
+from games.table.chat_view import chat_lines
 from games.table.hints import HintRefused, hint_for, hints_offered
 from games.table.moves import move_submit, move_version
 from games.table.privacy import table_open_to
-from games.table.reads import chat_lines, current_hand, epoch_ms, table_rows, table_view
+from games.table.reads import current_hand, table_rows, table_view
 from games.table.render import frame_full as render_frame
 from games.table.seats import seat_back, seat_leave, seat_take
+from games.variants.common import epoch_ms
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +64,15 @@ def _refusal(request, table_id, error: ServiceError):
         return HttpResponse(html)
     messages.error(request, error.message)
     return redirect("games:table", table_id)
+
+
+def _running_card(request, table_id, error: ServiceError):
+    """Refused while another game of the player's runs (htmx): not the passing message over the
+    header, but which tables, a link to each, a way to leave them, and back here after."""
+    metrics.refusal_count(error.code)
+    back = reverse("games:table", args=[table_id])
+    ctx = {"running": {"message": error.message, "back": back, **error.details}}
+    return HttpResponse(render_to_string("games/table.html#game_running", ctx, request))
 
 
 def _done(request, url_name, *args):
@@ -102,6 +113,8 @@ def table_sit(request, table_id):
     try:
         seat_take(table_id=table_id, user=request.user, index=index)
     except ServiceError as e:
+        if e.code == "game_running" and request.htmx:
+            return _running_card(request, table_id, e)
         return _refusal(request, table_id, e)
     return _done(request, "games:table", table_id)
 
@@ -141,12 +154,7 @@ def table_start(request, table_id):
         lifecycle.table_start(table_id=table_id, user=request.user)
     except ServiceError as e:
         if e.code == "game_running" and request.htmx:
-            # not the passing message over the header: which table, a link, a way to leave it
-            metrics.refusal_count(e.code)
-            back = reverse("games:table", args=[table_id])  # after leaving it, start here
-            running = {"message": e.message, "back": back, **e.details}
-            ctx = {"running": running}
-            return HttpResponse(render_to_string("games/table.html#game_running", ctx, request))
+            return _running_card(request, table_id, e)
         return _refusal(request, table_id, e)
     if request.htmx:
         return HttpResponse(status=204)  # the countdown reaches every page through its socket
@@ -231,7 +239,8 @@ def rack_arrange(request, table_id):
     hand = current_hand(table)
     if seat is None or hand is None:
         return JsonResponse({"error": _("You have no rack at this table.")}, status=400)
-    state = engine.hand_from_dict(hand.state)
+    # every game's state has its racks and okey: the arrangement is the same for all of them
+    state = table.engine_variant.hand_from_dict(hand.state)
     groups, leftovers = arrange(state.racks[seat.index], state.okey)
     return JsonResponse(
         {

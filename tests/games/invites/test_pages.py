@@ -266,3 +266,35 @@ def test_no_invite_card_where_nobody_can_be_invited(client, users, in_memory_lay
     assert 'id="invites"' in client.get(f"/table/{done.pk}/").content.decode()
     Table.objects.filter(pk=done.pk).update(status=Table.Status.FINISHED)
     assert 'id="invites"' not in client.get(f"/table/{done.pk}/").content.decode()
+
+
+def test_an_esli_table_of_bots_offers_team_names_not_invites(client, users, in_memory_layer):
+    """Issue 42: a practice table full of bots showed "invite players" where nobody can be
+    invited; its teams may still be named."""
+    from games.lobby.quick import practice_open
+
+    client.force_login(users[0])
+    table = practice_open(users[0], "esli")
+    html = client.get(f"/en/table/{table.pk}/").content.decode()
+    assert 'id="invites"' in html and "team-names-form" in html
+    assert "Invite your partner and opponents" not in html and "Invite players" not in html
+    assert "Every seat is taken or reserved" not in html
+
+
+def test_the_invited_player_declines_and_the_seat_is_free_at_once(client, esli, users):
+    """Issue 42: the invitation page had no "decline"; the seat stayed kept until it expired."""
+    link = invited(client, esli, users)
+    assert "data-decline" in client.get(link).content.decode()
+    page = client.post(link, {"decline": "1"})
+    assert page.status_code == 200 and "data-declined" in page.content.decode()
+    inv = Invite.objects.get()
+    assert inv.status == Invite.Status.DECLINED and inv.cancelled_at is not None
+    # the seat is free, for anyone, and the manager's card says declined
+    owner = client.__class__()
+    owner.force_login(users[0])
+    html = owner.get(reverse("games:table", args=[esli.pk])).content.decode()
+    assert "invite--declined" in html
+    assert esli.seats.get(index=2).user is None
+    # the link works no more, for declining or taking the seat
+    again = client.post(link, {"decline": "1"})
+    assert again.status_code == 409 and esli.seats.get(index=2).user is None
