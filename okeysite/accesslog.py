@@ -43,7 +43,9 @@ class AccessLog:
         try:
             return await self.app(scope, receive, send_seen)
         finally:
-            self.write(scope, status["code"] or 500, time.monotonic() - started)
+            # no answer begun: the client went away first (nginx calls that 499); an error in
+            # the site still answers, with its 500
+            self.write(scope, status["code"] or 499, time.monotonic() - started)
 
     @staticmethod
     def write(scope, status: int, seconds: float) -> None:
