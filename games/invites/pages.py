@@ -21,6 +21,7 @@ from games.invites.services import (
     SESSION_KEY,
     invite_accept,
     invite_create,
+    invite_decline,
     invite_find,
     invite_refusal,
 )
@@ -29,6 +30,7 @@ from games.models import Invite
 from games.names import player_name
 from games.table.create import team_names_set
 from games.table.invites import invite_hours
+from games.variants import variant_for
 
 # HTTP status of a link that cannot seat anyone: unknown -> 404, spent or too old -> 410
 REFUSAL_STATUS = {"invite_unknown": 404, "invite_taken": 410, "invite_expired": 410}
@@ -140,7 +142,7 @@ def _invite_context(invite: Invite) -> dict:
     table = invite.table
     inviter_seat = table.seats.filter(user_id=invite.inviter_id).first()
     partner = (
-        table.mode == "esli"
+        variant_for(table).teams
         and inviter_seat is not None
         and (inviter_seat.index + 2) % 4 == invite.seat_index
     )
@@ -186,6 +188,14 @@ def invite_open(request, token):
         return _refused(request, refusal, invite)
     # kept for the way back from sign-up, log-in or e-mail confirmation (invite/continue/)
     request.session[SESSION_KEY] = token
+    if request.method == "POST" and request.POST.get("decline"):
+        try:
+            invite = invite_decline(token=token)
+        except ServiceError as e:
+            return _refused(request, e, invite)
+        request.session.pop(SESSION_KEY, None)
+        ctx = {**_invite_context(invite), "declined": True}
+        return render(request, "games/invite.html", ctx)
     if request.method == "POST":
         if user is None:
             return redirect(reverse("account_login") + "?" + urlencode({"next": request.path}))
