@@ -43,7 +43,7 @@ messages:
 	@bin/ensure-venv
 	.venv/bin/python manage.py makemessages -l tr --no-obsolete \
 	    --ignore 'static/vendor/*' --ignore 'var/*' --ignore 'tests/*' --ignore '.venv/*'
-	.venv/bin/python manage.py compilemessages -l tr --ignore '.venv/*'
+	.venv/bin/python manage.py compilemessages -l tr -l en --ignore '.venv/*'
 
 # Refresh the lock files (requirements.lock, requirements-test.lock) from pyproject.toml: every
 # package pinned with its hashes, at the newest versions pyproject.toml allows. Commit both.
