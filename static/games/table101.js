@@ -260,7 +260,10 @@
         trayPairs = false;
       } else if (what === "lay") {
         send({ kind: "lay", groups: tray.slice(), pairs: trayPairs });
-        return;
+        // the tray empties now: a laid tile leaves the rack, and one the server refused comes
+        // back at the rack's end with the next frame (a twin left in the rack stays there)
+        tray = [];
+        trayPairs = false;
       }
       draw();
       return;

@@ -58,7 +58,13 @@ def test_a_player_opens_in_the_tray_and_plays_a_101_hand_against_bots(
     server = asgi_live_server
     (user,) = players_make(django_user_model, 1)
     page = sign_in(browser, server, user, viewport=viewport)
-    page.on("dialog", lambda dialog: dialog.accept())  # an işlek discard is asked first
+    asked = []  # what the page asked before a discard (an işlek tile, the okey): declined
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", answer)
     page.goto(server.url + "/")
     page.locator("#id_mode").select_option("101")
     page.locator("#id_hand_limit").fill("1")
@@ -98,29 +104,57 @@ def test_a_player_opens_in_the_tray_and_plays_a_101_hand_against_bots(
     expect(page.locator("#tray-value")).to_have_text(f"{value} / 101")
     expect(page.locator("[data-tray=lay]")).to_be_enabled()
     page.locator("[data-tray=lay]").click()
+    expect(page.locator("#tray-groups li")).to_have_count(0)
     me = page.locator("#seat-0")
     expect(me.locator(".meld")).to_have_count(len(groups))
     expect(me.locator("[data-opened=melds]")).to_contain_text(str(value))
     expect(page.locator("#table-announce")).to_contain_text(str(value))
     assert Move.objects.get(hand__game__table_id=table_id, kind="lay", user=user).detail["groups"]
 
-    # then on to the hand's end: a tile a turn, drawn and discarded
+    # then on to the hand's end, a turn at a time: draw, add what fits a meld on the table,
+    # and discard, asked first (and declining) before a tile that would cost +101
+    added = 0
     while not page.locator(".result").count():
         moves = can(page)
+        islek = dict(
+            pair.split(":")
+            for pair in (page.locator("#my-moves").get_attribute("data-islek") or "").split()
+        )
         if "draw" in moves:
             page.locator("#my-moves [data-move=draw]").click()
             page.wait_for_function(
                 "() => !(document.getElementById('my-moves').dataset.can || '').includes('draw')"
             )
+        elif "discard" in moves and islek and not asked:
+            # the page asks before an işlek throw, says why, and a "no" throws nothing
+            codes = rack_codes(page)
+            choose(page, [next(iter(islek))])
+            page.locator("[data-act101=discard]").click()
+            expect(page.locator("#rack101 .rack101-tile")).to_have_count(len(codes))
+            assert asked and "+101" in asked[0]
+            page.locator('#rack101 [aria-selected="true"]').click()  # chosen no more
+        elif "add" in moves and any(m != "-1" for m in islek.values()):
+            code, meld = next((c, m) for c, m in islek.items() if m != "-1")
+            size = page.locator(f'#table-board .meld[data-meld="{meld}"] .tile').count()
+            tiles = len(rack_codes(page))
+            choose(page, [code])
+            page.locator(f'#table-board .meld[data-meld="{meld}"]').click()
+            expect(page.locator(f'#table-board .meld[data-meld="{meld}"] .tile')).to_have_count(
+                size + 1
+            )
+            expect(page.locator("#rack101 .rack101-tile")).to_have_count(tiles - 1)
+            added += 1
         elif "discard" in moves:
-            tile = page.locator("#rack101 .rack101-tile").last
-            tile.click()
+            codes = rack_codes(page)
+            safe = [c for c in codes if c not in islek] or codes
+            choose(page, [safe[-1]])
             page.locator("[data-act101=discard]").click()
             page.wait_for_function(
                 "() => !(document.getElementById('my-moves').dataset.can || '').includes('discard')"
             )
         else:
             page.wait_for_timeout(200)
+    assert added and asked  # this deal lets the player add to melds on the table
     game = wait_db(lambda: Game.objects.filter(table_id=table_id, results__isnull=False).first())
     assert game.results["hands"] == 1
     result = page.locator(".result")
