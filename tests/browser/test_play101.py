@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .play_support import players_make, sign_in, wait_db
+from .test_axe import NO_CSP, violations
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +58,7 @@ def test_a_player_opens_in_the_tray_and_plays_a_101_hand_against_bots(
     settings.OKEY_BOT_PAUSE = (0.05, 0.15)
     server = asgi_live_server
     (user,) = players_make(django_user_model, 1)
-    page = sign_in(browser, server, user, viewport=viewport)
+    page = sign_in(browser, server, user, viewport=viewport, **NO_CSP)  # axe's script
     asked = []  # what the page asked before a discard (an işlek tile, the okey): declined
 
     def answer(dialog):
@@ -110,6 +111,7 @@ def test_a_player_opens_in_the_tray_and_plays_a_101_hand_against_bots(
     expect(me.locator("[data-opened=melds]")).to_contain_text(str(value))
     expect(page.locator("#table-announce")).to_contain_text(str(value))
     assert Move.objects.get(hand__game__table_id=table_id, kind="lay", user=user).detail["groups"]
+    assert violations(page) == []  # axe: nothing serious or critical mid-hand
 
     # then on to the hand's end, a turn at a time: draw, add what fits a meld on the table,
     # and discard, asked first (and declining) before a tile that would cost +101
@@ -164,3 +166,4 @@ def test_a_player_opens_in_the_tray_and_plays_a_101_hand_against_bots(
     expect(rows.first.locator(".result-score")).to_have_attribute(
         "data-score", str(next(iter(game.hands.get().result["scores"])))
     )
+    assert violations(page) == []  # nor on the results
