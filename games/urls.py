@@ -23,6 +23,7 @@ urlpatterns = [
     path("table/<id:table_id>/bot/", table.table_bot, name="bot"),
     path("table/<id:table_id>/arrange/", table.rack_arrange, name="arrange"),
     path("table/<id:table_id>/hint/", table.table_hint, name="hint"),
+    path("table/<id:table_id>/tray/", table.table_tray, name="tray"),
     path("table/<id:table_id>/hand/<id:number>/verify/", review.hand_verify, name="verify"),
     path("table/<id:table_id>/hand/<id:number>/review/", review.hand_review, name="review"),
     path("table/<id:table_id>/invite/", invites.invite_new, name="invite_new"),

@@ -266,6 +266,7 @@ class MoveEvent:
     before: Any  # the family's board views
     after: Any
     own: tuple[OwnView, ...]  # the players whose rack or moves changed
+    detail: dict | None = None  # what else the move carried (Move.detail: 101's meld, groups)
 
 
 @dataclass(frozen=True)
