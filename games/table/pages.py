@@ -26,7 +26,14 @@ from games.table.bots import bot_add, bot_remove
 from games.table.hints import HintRefused, hint_for, hints_offered
 from games.table.moves import move_submit, move_version
 from games.table.privacy import table_open_to
-from games.table.reads import chat_lines, current_hand, epoch_ms, table_rows, table_view
+from games.table.reads import (
+    chat_hidden_from,
+    chat_lines,
+    current_hand,
+    epoch_ms,
+    table_rows,
+    table_view,
+)
 from games.table.render import frame_full as render_frame
 from games.table.seats import seat_back, seat_leave, seat_take
 
@@ -45,7 +52,7 @@ def table_detail(request, table_id):
     ctx = {
         "table": rows.table,
         "view": view,
-        "chat": chat_lines(rows.table.pk),
+        "chat": chat_lines(rows.table.pk, hidden=chat_hidden_from(request.user.pk)),
         "mode_label": mode_label(rows.table.mode),
         "ws_url": ws_url(rows.table.pk),
         "server_now": epoch_ms(timezone.now()),
