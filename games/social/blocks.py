@@ -68,8 +68,8 @@ def _other(user, other_id):
 
 
 def block_add(*, user, other_id: int) -> bool:
-    """``user`` blocks ``other_id``; each stops following the other (a follow is how presence
-    is seen). True if the block is new."""
+    """``user`` blocks ``other_id``; ``user`` stops following them. True if the block is new.
+    Their follow of ``user`` is kept and counts for nothing (games.social.follows says why)."""
     _other(user, other_id)
     # the account must exist and be live: a deleted one has nothing left to block
     if not get_user_model().objects.filter(pk=other_id, is_active=True).exists():
@@ -83,9 +83,7 @@ def block_add(*, user, other_id: int) -> bool:
     try:
         with transaction.atomic():
             Block.objects.create(blocker=user, blocked_id=other_id)
-            Follow.objects.filter(
-                Q(follower=user, followed_id=other_id) | Q(follower_id=other_id, followed=user)
-            ).delete()
+            Follow.objects.filter(follower=user, followed_id=other_id).delete()
             transaction.on_commit(partial(chat_hide_publish, user.pk, other_id))
     except IntegrityError:  # the same block from another tab at the same moment
         return False

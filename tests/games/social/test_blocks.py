@@ -15,6 +15,7 @@ from games.social.blocks import (
     blocked_pairs,
     user_is_suspended,
 )
+from games.social.follows import are_friends
 from games.table.chat import chat_post
 from games.table.reads import chat_hidden_from, chat_lines
 
@@ -46,15 +47,18 @@ def test_user_is_suspended_only_while_the_suspension_runs(users):
     assert not user_is_suspended(a)
 
 
-def test_block_ends_follows_both_ways_and_unblock_leaves_them_ended(users):
+def test_block_ends_the_friendship_and_keeps_the_blocked_players_follow_secretly(users):
     a, b, *_ = users
     Follow.objects.create(follower=a, followed=b)
     Follow.objects.create(follower=b, followed=a)
+    assert are_friends(a.pk, b.pk)
     assert block_add(user=a, other_id=b.pk) is True
     assert block_add(user=a, other_id=b.pk) is False  # again: nothing new
-    assert not Follow.objects.exists()
+    # a's follow goes; b's stays (b's "Following" must not change), but they are not friends
+    assert list(Follow.objects.values_list("follower", "followed")) == [(b.pk, a.pk)]
+    assert not are_friends(a.pk, b.pk) and not are_friends(b.pk, a.pk)
     assert block_remove(user=a, other_id=b.pk) is True
-    assert not Block.objects.exists() and not Follow.objects.exists()
+    assert not Block.objects.exists()
 
 
 @pytest.mark.parametrize("other", ["x", None, True, 10**9])

@@ -1,0 +1,83 @@
+"""The player's socket: every page a signed-in player has open holds one (base.html). It only
+listens: it is how the player is online (games.social.presence), and how what concerns them
+reaches whatever page they have open (games.social.notices: staff's sanctions, a friend's
+invitation, a friend coming online). A guest or a visitor holds none."""
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.realtime.sockets import (
+    CLOSE_FLOOD,
+    CountedSocket,
+    DirectDispatch,
+    FloodGuard,
+    GoneClientSend,
+    in_db_thread,
+    scope_language,
+)
+from games.social.follows import friends_of
+from games.social.notices import (
+    TEMPLATE,
+    notice_group,
+    presence_notice_publish,
+    sanctions_unseen,
+)
+from games.social.presence import presence_arrive, presence_depart
+
+CLOSE_NOT_SIGNED_IN = 4401
+
+
+def _player(scope):
+    user = scope.get("user")
+    if user is None or not user.is_authenticated or hasattr(user, "guest"):
+        return None
+    return user
+
+
+class PlayerConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocketConsumer):
+    async def connect(self):
+        self.lang = scope_language(self.scope)
+        self.user = await in_db_thread(_player)(self.scope)
+        self.flood = FloodGuard()
+        self.present = False
+        if self.user is None:
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        self.group = notice_group(self.user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        self.present = True
+        if await presence_arrive(self.user.pk, self.channel_name):
+            await in_db_thread(self.presence_tell)(True)
+        unseen = await in_db_thread(self.unseen_render)()
+        if unseen:
+            await self.send(text_data=unseen)
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.present:
+            self.present = False
+            if await presence_depart(self.user.pk, self.channel_name):
+                await in_db_thread(self.presence_tell)(False)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # the page's heartbeat and htmx's own frames are ignored; a flood closes the socket
+        if self.flood.hit():
+            await self.close(code=CLOSE_FLOOD)
+
+    async def notice(self, event):
+        await self.send(text_data=event["html"][self.lang])
+
+    def presence_tell(self, online: bool) -> None:
+        friends = list(friends_of(self.user.pk).values_list("pk", flat=True))
+        presence_notice_publish(friends, self.user, online)
+
+    def unseen_render(self) -> str:
+        unseen = sanctions_unseen(self.user)
+        with translation.override(self.lang):
+            return "".join(render_to_string(f"{TEMPLATE}#sanction", {"s": s}) for s in unseen)
+
+
+__all__ = ["PlayerConsumer"]
