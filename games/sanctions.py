@@ -4,7 +4,8 @@ chat. Every room that lets a player do one of those asks here, the table include
 module sits below the rooms and imports none."""
 
 from django.utils import formats, timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
 
 from games.errors import ServiceError
 from games.models import Sanction
@@ -33,16 +34,31 @@ def _until(sanction: Sanction) -> str:
     return formats.date_format(timezone.localtime(sanction.until), "DATETIME_FORMAT")
 
 
+def _suspended_words(sanction: Sanction) -> str:
+    return _("Your account is suspended until %(until)s: %(reason)s") % {
+        "until": _until(sanction),
+        "reason": sanction.reason,
+    }
+
+
+def _muted_words(sanction: Sanction) -> str:
+    return _("Staff muted your chat until %(until)s: %(reason)s") % {
+        "until": _until(sanction),
+        "reason": sanction.reason,
+    }
+
+
+# Worded when shown, in the language of the page that shows it (a socket's refusal is made in
+# a database thread, in the site's default language, and shown in its page's)
+_said = lazy(lambda words, sanction: words(sanction), str)
+
+
 def suspension_refusal(user) -> ServiceError | None:
     """Why ``user`` may not sit, follow or invite now: their account is suspended."""
     suspension = sanction_active(user, Sanction.Kind.SUSPEND)
     if suspension is None:
         return None
-    return ServiceError(
-        "suspended",
-        _("Your account is suspended until %(until)s: %(reason)s")
-        % {"until": _until(suspension), "reason": suspension.reason},
-    )
+    return ServiceError("suspended", _said(_suspended_words, suspension))
 
 
 def chat_refusal(user) -> ServiceError | None:
@@ -53,8 +69,4 @@ def chat_refusal(user) -> ServiceError | None:
     mute = sanction_active(user, Sanction.Kind.MUTE)
     if mute is None:
         return None
-    return ServiceError(
-        "muted",
-        _("Staff muted your chat until %(until)s: %(reason)s")
-        % {"until": _until(mute), "reason": mute.reason},
-    )
+    return ServiceError("muted", _said(_muted_words, mute))

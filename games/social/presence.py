@@ -75,7 +75,7 @@ async def presence_renew(sockets: dict[str, int]) -> None:
     pipe = _client().pipeline(transaction=False)
     for channel, user_id in list(sockets.items()):
         pipe.zadd(_key(user_id), {channel: until})
-        pipe.expire(_key(user_id), STALE_SECONDS)
+        pipe.pexpire(_key(user_id), int(STALE_SECONDS * 1000))
     await pipe.execute()
 
 
@@ -87,7 +87,7 @@ async def presence_arrive(user_id: int, channel: str) -> bool:
     pipe.zremrangebyscore(_key(user_id), "-inf", now)
     pipe.zcard(_key(user_id))
     pipe.zadd(_key(user_id), {channel: now + STALE_SECONDS})
-    pipe.expire(_key(user_id), STALE_SECONDS)
+    pipe.pexpire(_key(user_id), int(STALE_SECONDS * 1000))
     _removed, before, *_ = await pipe.execute()
     return before == 0
 

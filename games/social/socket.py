@@ -3,6 +3,8 @@ listens: it is how the player is online (games.social.presence), and how what co
 reaches whatever page they have open (games.social.notices: staff's sanctions, a friend's
 invitation, a friend coming online). A guest or a visitor holds none."""
 
+import logging
+
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -25,6 +27,8 @@ from games.social.notices import (
 )
 from games.social.presence import presence_arrive, presence_depart
 
+logger = logging.getLogger(__name__)
+
 CLOSE_NOT_SIGNED_IN = 4401
 
 
@@ -46,9 +50,11 @@ class PlayerConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsock
             return
         self.group = notice_group(self.user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # online before the page hears it is connected: a page that sees itself connected can
+        # count on its friends seeing it
+        arrived = await self.presence_change(presence_arrive)
         await self.accept()
-        self.present = True
-        if await presence_arrive(self.user.pk, self.channel_name):
+        if arrived:
             await in_db_thread(self.presence_tell)(True)
         unseen = await in_db_thread(self.unseen_render)()
         if unseen:
@@ -57,10 +63,18 @@ class PlayerConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsock
     async def disconnect(self, code):
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.present:
-            self.present = False
-            if await presence_depart(self.user.pk, self.channel_name):
-                await in_db_thread(self.presence_tell)(False)
+        if self.present and await self.presence_change(presence_depart):
+            await in_db_thread(self.presence_tell)(False)
+
+    async def presence_change(self, change) -> bool:
+        """Arrive or depart; whether the player's being online changed. Redis away costs the
+        player their presence for a while, never their page."""
+        self.present = change is presence_arrive
+        try:
+            return await change(self.user.pk, self.channel_name)
+        except Exception:
+            logger.warning("presence not recorded", exc_info=True)
+            return False
 
     async def receive(self, text_data=None, bytes_data=None):
         # the page's heartbeat and htmx's own frames are ignored; a flood closes the socket
