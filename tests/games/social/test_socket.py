@@ -126,7 +126,7 @@ async def test_a_friends_invitation_reaches_their_open_page_and_seats_them(frien
     b_sock = await player_socket(b)
     invite = await sync_to_async(friend_invite)(inviter=a, friend_id=b.pk, table_id=table.pk)
     heard = await said(b_sock)
-    assert "invites you to seat 2" in heard and 'aria-live' not in heard
+    assert "invites you to seat 2" in heard and "aria-live" not in heard
     token = heard.split("/invitation/")[1].split("/")[0]
     assert await sync_to_async(invite_find)(token) == invite
     await b_sock.disconnect()
