@@ -513,3 +513,19 @@ class Sanction(models.Model):
 
     def __str__(self):
         return f"{self.kind} {self.user_id} until {self.until}"
+
+
+class Rematch(models.Model):
+    """The rematch asked for at a finished table (games.social.rematch): who accepted, who
+    declined and when, and the table it started once every player still in had accepted."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rematch")
+    accepted = models.JSONField(default=list)  # user ids
+    declined = models.JSONField(default=dict)  # user id (a string, as JSON keys are) -> ISO time
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.OneToOneField(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
+
+    def __str__(self):
+        return f"rematch of table {self.table_id}"

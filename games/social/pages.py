@@ -6,7 +6,7 @@ changes nothing."""
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -23,6 +23,7 @@ from games.social.follows import follow_add, follow_remove
 from games.social.friends import friends_read, invite_table
 from games.social.invitations import friend_invite
 from games.social.notices import TEMPLATE
+from games.social.rematch import rematch_accept, rematch_decline, rematch_read
 from games.social.reports import NOTE_MAX, report_make
 from games.table.privacy import table_open_to
 
@@ -188,3 +189,33 @@ def invitation_accept(request, token):
         response["HX-Redirect"] = url
         return response
     return redirect(url)
+
+
+def rematch(request, table_id):
+    """The rematch panel of a finished table, for this viewer (fetched by the page)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table_open_to(table, request.user):
+        raise Http404
+    return _rematch_panel(request, table)
+
+
+def _rematch_panel(request, table, message=None):
+    r = rematch_read(table, request.user)
+    if r is None:
+        return HttpResponse("")
+    return render(request, "social/rematch.html#panel", {"r": r, "message": message})
+
+
+@login_required
+@require_POST
+def rematch_answer(request, table_id, accept: bool):
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table_open_to(table, request.user):
+        raise Http404
+    try:
+        (rematch_accept if accept else rematch_decline)(table_id=table.pk, user=request.user)
+    except ServiceError as e:
+        table.refresh_from_db()
+        return _rematch_panel(request, table, e.message)
+    table.refresh_from_db()
+    return _rematch_panel(request, table)

@@ -160,6 +160,11 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
             return
         await self.frame_send((event["version"], event["html"]))
 
+    async def table_notice(self, event):
+        """A piece of the page from a room built on the table (the rematch panel, which each
+        page then fetches for its own viewer): the same bytes for every socket."""
+        await self.send(text_data=event["html"])
+
     async def chat_line(self, event):
         if event.get("author") in self.chat_hidden:
             return  # a player this viewer blocked: their words never reach the viewer's page

@@ -6,8 +6,17 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-dismiss]");
     if (button) {
-      var message = button.closest(".message");
+      var message = button.closest(".message, .notice");
       if (message) message.remove();
+    }
+  });
+
+  // The rematch started (games.social.rematch): every page of the finished table, players'
+  // and spectators', follows to the new one.
+  document.addEventListener("htmx:afterSettle", function () {
+    var go = document.querySelector("[data-follow-to]");
+    if (go && go.getAttribute("data-follow-to") !== window.location.pathname) {
+      window.location.assign(go.getAttribute("data-follow-to"));
     }
   });
 
