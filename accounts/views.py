@@ -34,6 +34,9 @@ def profile_detail(request, user_id):
     ctx = {"profile": user.profile, "own": own, "recent_games": recent_games(user)}
     ctx["recent_hands"] = recent_hands(user, viewer=request.user)
     ctx["relation"] = player_relation(request.user, user)
+    # from a seat at a table: a report made here names that table (the report's page checks it)
+    table = request.GET.get("table", "")
+    ctx["table_id"] = int(table) if table.isdigit() and len(table) < 12 else None
     if own:
         ctx["sanctions"] = sanctions_in_force(user)
     return render(request, "accounts/profile.html", ctx)
