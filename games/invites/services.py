@@ -37,6 +37,7 @@ from games.models import Block, Invite, Table
 from games.names import player_name
 from games.sanctions import suspension_refusal
 from games.table.changes import table_bump, table_lock
+from games.table.create import game_running_check
 from games.table.guests import guest_refuse
 from games.table.invites import invite_hours, seats_reserved
 
@@ -334,6 +335,8 @@ def invite_accept(*, token, user) -> Invite:
         seat = table.seats.get(index=invite.seat_index)
         if seat.user_id or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
+        if not table.seats.filter(user=user).exists():
+            game_running_check(user, table)  # one game at a time
         table.seats.filter(user=user).update(user=None)  # moving from another seat here
         seat.user = user
         seat.save(update_fields=["user"])
