@@ -3,7 +3,8 @@
 Each player's presence is one sorted set in Redis, ``presence:<user id>``: a member for each of
 their open sockets (its channel name, unique across processes), scored with the moment it stops
 counting. A socket's process renews its own sockets' members every REFRESH_SECONDS, all of them in
-one pipeline (one trip however many sockets); a socket that closes removes its member at once.
+one pipeline (one trip however many sockets); a socket that closes counts LINGER_SECONDS more, so
+that going from one page to the next is not leaving and coming back.
 A player is online while a member's score is in the future: when a daphne dies, its sockets'
 members go stale within STALE_SECONDS without anyone removing them.
 
@@ -23,6 +24,7 @@ logger = logging.getLogger(__name__)
 
 STALE_SECONDS = 60
 REFRESH_SECONDS = 20
+LINGER_SECONDS = 5
 
 _clients: dict = {}  # event loop -> its asyncio Redis client
 _sync_client = None
@@ -92,14 +94,21 @@ async def presence_arrive(user_id: int, channel: str) -> bool:
     return before == 0
 
 
-async def presence_depart(user_id: int, channel: str) -> bool:
-    """A socket of ``user_id`` closed; True when it left them offline."""
+async def presence_depart(user_id: int, channel: str) -> None:
+    """A socket of ``user_id`` closed. Its member lingers LINGER_SECONDS: a player who goes
+    from one page to the next closes a socket and opens another, and is not gone meanwhile.
+    Whether it left them offline is known once that time is over (``presence_gone``)."""
     _renewed().pop(channel, None)
-    pipe = _client().pipeline(transaction=True)
-    pipe.zrem(_key(user_id), channel)
-    pipe.zcount(_key(user_id), time.time(), "+inf")
-    _removed, left = await pipe.execute()
-    return left == 0
+    pipe = _client().pipeline(transaction=False)
+    pipe.zadd(_key(user_id), {channel: time.time() + LINGER_SECONDS}, xx=True)
+    pipe.pexpire(_key(user_id), int(STALE_SECONDS * 1000))
+    await pipe.execute()
+
+
+async def presence_gone(user_id: int) -> bool:
+    """After a departure: wait out the linger, then whether the player has no live socket."""
+    await asyncio.sleep(LINGER_SECONDS + 0.5)
+    return await _client().zcount(_key(user_id), time.time(), "+inf") == 0
 
 
 def presence_online(user_ids) -> set[int]:

@@ -3,6 +3,7 @@ listens: it is how the player is online (games.social.presence), and how what co
 reaches whatever page they have open (games.social.notices: staff's sanctions, a friend's
 invitation, a friend coming online). A guest or a visitor holds none."""
 
+import asyncio
 import logging
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -25,7 +26,7 @@ from games.social.notices import (
     presence_notice_publish,
     sanctions_unseen,
 )
-from games.social.presence import presence_arrive, presence_depart
+from games.social.presence import presence_arrive, presence_depart, presence_gone
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +38,19 @@ def _player(scope):
     if user is None or not user.is_authenticated or hasattr(user, "guest"):
         return None
     return user
+
+
+def presence_tell(user, online: bool) -> None:
+    friends = list(friends_of(user.pk).values_list("pk", flat=True))
+    presence_notice_publish(friends, user, online)
+
+
+async def presence_gone_tell(user) -> None:
+    try:
+        if await presence_gone(user.pk):
+            await in_db_thread(presence_tell)(user, False)
+    except Exception:
+        logger.warning("presence departure not told", exc_info=True)
 
 
 class PlayerConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocketConsumer):
@@ -63,15 +77,18 @@ class PlayerConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsock
     async def disconnect(self, code):
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.present and await self.presence_change(presence_depart):
-            await in_db_thread(self.presence_tell)(False)
+        if self.present:
+            await self.presence_change(presence_depart)
+            # told once the linger is over, if no other page of theirs opened meanwhile; the
+            # socket is gone by then, the task is this process's
+            asyncio.ensure_future(presence_gone_tell(self.user))
 
     async def presence_change(self, change) -> bool:
-        """Arrive or depart; whether the player's being online changed. Redis away costs the
-        player their presence for a while, never their page."""
+        """Arrive or depart; whether the player came online. Redis away costs the player their
+        presence for a while, never their page."""
         self.present = change is presence_arrive
         try:
-            return await change(self.user.pk, self.channel_name)
+            return bool(await change(self.user.pk, self.channel_name))
         except Exception:
             logger.warning("presence not recorded", exc_info=True)
             return False
@@ -85,8 +102,7 @@ class PlayerConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsock
         await self.send(text_data=event["html"][self.lang])
 
     def presence_tell(self, online: bool) -> None:
-        friends = list(friends_of(self.user.pk).values_list("pk", flat=True))
-        presence_notice_publish(friends, self.user, online)
+        presence_tell(self.user, online)
 
     def unseen_render(self) -> str:
         unseen = sanctions_unseen(self.user)

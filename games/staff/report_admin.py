@@ -224,7 +224,9 @@ class ReportAdmin(ActPermission, ReadOnlyMixin, admin.ModelAdmin):
             "<li>{} — {} ({})</li>",
             ((s.get_kind_display(), s.reason, s.created.date()) for s in sanctions[:20]),
         )
-        return format_html("<p>{}: {}</p><ul>{}</ul>", _("other reports"), reports, listed or "—")
+        if not listed:
+            return format_html("<p>{}: {}</p>", _("other reports"), reports)
+        return format_html("<p>{}: {}</p><ul>{}</ul>", _("other reports"), reports, listed)
 
 
 @admin.action(description=_("Lift the sanction now"), permissions=["act"])

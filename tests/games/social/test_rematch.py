@@ -4,6 +4,7 @@ on, with the same options; a decline leaves a seat for someone else; the limits.
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -11,7 +12,7 @@ from django.utils import timezone
 from games.errors import ServiceError
 from games.models import Rematch, Table
 from games.social.rematch import rematch_accept, rematch_decline, rematch_read
-from games.table.changes import table_lock
+from games.table.changes import table_bump, table_lock
 from games.table.lifecycle import game_stop, table_start
 from tests.games.conftest import game_started, table_full
 
@@ -20,8 +21,10 @@ pytestmark = pytest.mark.django_db
 
 def finished(users, **options) -> Table:
     table = game_started(table_full(users, **options))
-    game, table = table_lock(table.pk)
-    game_stop(game, table, timezone.now())
+    with transaction.atomic():  # as the last leave or staff end a game
+        game, table = table_lock(table.pk)
+        game_stop(game, table, timezone.now())
+        table_bump(game, lobby=True)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     return table

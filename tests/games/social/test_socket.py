@@ -70,6 +70,13 @@ async def said(sock, timeout=2) -> str:
     return await sock.receive_from(timeout=timeout)
 
 
+@pytest.fixture(autouse=True)
+def short_linger(monkeypatch):
+    from games.social import presence
+
+    monkeypatch.setattr(presence, "LINGER_SECONDS", 0.3)
+
+
 @run_async
 async def test_presence_follows_the_sockets_and_a_friend_hears_of_it(friends):
     a, b = friends
@@ -86,6 +93,10 @@ async def test_presence_follows_the_sockets_and_a_friend_hears_of_it(friends):
     await b_tab.disconnect()
     assert await sync_to_async(presence_online)([b.pk]) == {b.pk}
     await b_sock.disconnect()
+    # going from one page to the next is not leaving: a new page within the linger is no news
+    b_next = await player_socket(b)
+    assert await a_sock.receive_nothing(timeout=0.6)
+    await b_next.disconnect()
     heard = await said(a_sock)
     assert f'id="friend-{b.pk}-online"' in heard and "presence--off" in heard
     assert await sync_to_async(presence_online)([b.pk]) == set()
