@@ -14,7 +14,7 @@ from games.models import ChatMessage, Table
 from games.sanctions import chat_refusal
 from games.table.guests import guest_refuse
 from games.table.privacy import table_open_to
-from games.table.publish import messages_send, table_group
+from games.table.publish import account_group, messages_send, table_group
 from games.table.reads import chat_line
 from games.table.render import chat_line_html, in_every_language
 
@@ -78,11 +78,6 @@ def chat_publish(table_id: int, message: ChatMessage) -> None:
     messages_send([(table_group(table_id), event)])
 
 
-def chat_reader_group(user_id: int) -> str:
-    """The group of one player's table sockets, all tables: told when they block someone."""
-    return f"chat-reader.{user_id}"
-
-
 def chat_hide_publish(user_id: int, author_id: int) -> None:
     """``user_id`` blocked ``author_id``: their open tables drop that author's lines from now."""
-    messages_send([(chat_reader_group(user_id), {"type": "chat.hide", "author": author_id})])
+    messages_send([(account_group(user_id), {"type": "chat.hide", "author": author_id})])
