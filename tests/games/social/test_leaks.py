@@ -15,7 +15,6 @@ from games.models import Follow, Invite
 from games.social.blocks import block_add, block_remove
 from games.social.follows import follow_add, friend_ids, relation_read
 from games.social.friends import friends_read
-from games.social.presence import presence_online
 from games.table.chat import chat_post
 from games.table.create import table_create
 
@@ -101,9 +100,21 @@ def test_an_emailed_invite_to_a_blocker_is_sent_as_far_as_the_inviter_can_tell(
     assert [m.to for m in mail.outbox] == [[c.email]]  # the blocker never gets it
 
 
-def test_presence_of_nobody_is_read_without_a_friendship(users):
-    """The only reader of presence is the friends list, which lists friends only."""
-    assert presence_online([]) == set()
+def test_a_private_tables_rematch_and_report_pages_tell_an_outsider_nothing(
+    users, django_user_model
+):
+    """The rematch panel of a private table is no page to an outsider, and the report form
+    given a private table's id names no table."""
+    private = table_create(manager=users[0], options={"private": True})
+    outsider = django_user_model.objects.create_user("outsider", "o@example.com", "pw-x-12345")
+    client = Client()
+    client.force_login(outsider)
+    assert client.get(reverse("games:rematch", args=[private.pk])).status_code == 404
+    assert client.get(reverse("games:rematch", args=[10**9])).status_code == 404
+    page = client.get(reverse("games:report", args=[users[0].pk]) + f"?table={private.pk}")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert f'value="{private.pk}"' not in html and f"{private.pk} numaralı masa" not in html
 
 
 def _page(user, url) -> str:

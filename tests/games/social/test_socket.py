@@ -228,3 +228,33 @@ async def test_a_suspension_stops_the_open_socket_at_once(users, fixed_seed, dja
     assert seat.user_id is None and seat.is_bot
     await sock.disconnect()
     await notices.disconnect()
+
+
+@run_async
+async def test_a_blockers_coming_online_never_reaches_the_blocked_player(friends):
+    """Leak test: once b blocked a, b's pages opening tell a nothing."""
+    a, b = friends
+    await sync_to_async(block_add)(user=b, other_id=a.pk)
+    a_sock = await player_socket(a)
+    b_sock = await player_socket(b)
+    assert await a_sock.receive_nothing(timeout=0.5)
+    await b_sock.disconnect()
+    assert await a_sock.receive_nothing(timeout=0.8)  # nor their going
+    await a_sock.disconnect()
+
+
+@run_async
+async def test_a_warning_given_while_away_is_shown_on_the_next_page_once(users, django_user_model):
+    staff = await sync_to_async(django_user_model.objects.create_user)(
+        "staff", "staff@example.com", "pw-staff-1234", is_staff=True
+    )
+    await sync_to_async(account_sanction)(
+        staff=staff, user_id=users[1].pk, kind=Sanction.Kind.WARN, reason="be kind"
+    )
+    sock = await player_socket(users[1])
+    told = await said(sock)
+    assert "Staff warned you: be kind" in told and 'role="alert"' in told
+    await sock.disconnect()
+    again = await player_socket(users[1])
+    assert await again.receive_nothing(timeout=0.3)
+    await again.disconnect()
