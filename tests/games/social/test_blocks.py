@@ -17,7 +17,7 @@ from games.social.blocks import (
 )
 from games.social.follows import are_friends
 from games.table.chat import chat_post
-from games.table.reads import chat_hidden_from, chat_lines
+from games.table.chat_view import chat_hidden_from, chat_lines
 
 pytestmark = pytest.mark.django_db
 

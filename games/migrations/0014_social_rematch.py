@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0011_social_follows_blocks_reports_sanctions"),
+        ("games", "0013_social_follows_blocks_reports_sanctions"),
     ]
 
     operations = [
