@@ -30,7 +30,7 @@ from games.errors import ServiceError
 from games.models import Rematch, Table
 from games.sanctions import suspension_refusal
 from games.table.changes import table_bump, table_lock
-from games.table.create import table_create
+from games.table.create import game_running_check, table_create
 from games.table.lifecycle import countdown_begin
 from games.table.publish import messages_send, table_group
 
@@ -75,6 +75,7 @@ def rematch_accept(*, table_id, user) -> Rematch:
         game, table, rematch = _finished_player(table_id, user)
         if user.pk in rematch.accepted:
             return rematch
+        game_running_check(user)  # one game at a time: not while another of theirs runs
         if not allowance_spend(f"rematch:{user.pk}", ACCEPTS_PER_MINUTE, 60):
             raise ServiceError(
                 "rematch_fast", _("You have asked for rematches twice this minute; wait a little.")

@@ -125,3 +125,14 @@ def test_the_panel_shows_each_seats_answer_and_the_viewers_buttons(
     response = client.post(reverse("games:rematch_accept", args=[table.pk]))
     assert response.status_code == 200
     assert users[1].pk in Rematch.objects.get(table=table).accepted
+
+
+def test_a_player_whose_other_game_runs_cannot_accept(users, fixed_seed, in_memory_layer, settings):
+    """One game at a time: a player who sat down at another game since cannot rematch."""
+    settings.OKEY_GAMES_PER_ACCOUNT = 1
+    table = finished(users)
+    game_started(table_full([users[0], *users[1:3]], bots_fill=True))
+    with pytest.raises(ServiceError) as e:
+        rematch_accept(table_id=table.pk, user=users[0])
+    assert e.value.code == "game_running"
+    rematch_accept(table_id=table.pk, user=users[3])
