@@ -16,7 +16,7 @@ from games.sanctions import suspension_refusal
 from games.social.blocks import blocked_pairs
 from games.table.changes import table_bump, table_lock
 from games.table.create import game_running_check, table_create
-from games.table.invites import seats_reserved
+from games.table.invites import seats_open
 from games.table.lifecycle import countdown_begin, game_start
 
 MODES = ("duz", "esli")
@@ -79,13 +79,7 @@ def _seat_at(table_id: int, user) -> Table | None:
         game, table = table_lock(table_id)
         if table.status != Table.Status.STARTING:
             return None
-        kept = seats_reserved(table)
-        seat = (
-            table.seats.filter(user__isnull=True, is_bot=False)
-            .exclude(index__in=list(kept))
-            .order_by("index")
-            .first()
-        )
+        seat = seats_open(table).first()
         if seat is None:
             return None
         # never with a player either of them blocked: the next table, or a new one

@@ -17,6 +17,7 @@ from accounts.allowances import allowance_spend
 from games.errors import ServiceError
 from games.models import Block, Follow
 from games.sanctions import user_is_suspended
+from games.social.follows import other_check
 from games.table.chat import chat_hide_publish
 
 __all__ = [
@@ -58,19 +59,10 @@ def blocked_ids(user_id: int) -> set[int]:
     return set(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
 
 
-def _other(user, other_id):
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise ServiceError("not_signed_in", _("Sign in first."))
-    if isinstance(other_id, bool) or not isinstance(other_id, int):
-        raise ServiceError("no_player", _("There is no such player."))
-    if other_id == user.pk:
-        raise ServiceError("self", _("You cannot do that to yourself."))
-
-
 def block_add(*, user, other_id: int) -> bool:
     """``user`` blocks ``other_id``; ``user`` stops following them. True if the block is new.
     Their follow of ``user`` is kept and counts for nothing (games.social.follows says why)."""
-    _other(user, other_id)
+    other_check(user, other_id)
     # the account must exist and be live: a deleted one has nothing left to block
     if not get_user_model().objects.filter(pk=other_id, is_active=True).exists():
         raise ServiceError("no_player", _("There is no such player."))
@@ -92,6 +84,6 @@ def block_add(*, user, other_id: int) -> bool:
 
 def block_remove(*, user, other_id: int) -> bool:
     """``user`` unblocks ``other_id``; True if there was a block."""
-    _other(user, other_id)
+    other_check(user, other_id)
     deleted, _counts = Block.objects.filter(blocker=user, blocked_id=other_id).delete()
     return bool(deleted)

@@ -24,14 +24,20 @@ FOLLOWS_PER_HOUR = 30
 FOLLOWS_MAX = 500
 
 
-def follow_add(*, user, other_id) -> bool:
-    """``user`` follows ``other_id``; True if the follow is new."""
+def other_check(user, other_id) -> None:
+    """Refuse a visitor, an id that is no id, and oneself: what every act on another player
+    checks first (follow, block)."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise ServiceError("not_signed_in", _("Sign in first."))
     if isinstance(other_id, bool) or not isinstance(other_id, int):
         raise ServiceError("no_player", _("There is no such player."))
     if other_id == user.pk:
         raise ServiceError("self", _("You cannot do that to yourself."))
+
+
+def follow_add(*, user, other_id) -> bool:
+    """``user`` follows ``other_id``; True if the follow is new."""
+    other_check(user, other_id)
     refusal = suspension_refusal(user)
     if refusal is not None:
         raise refusal
@@ -58,10 +64,7 @@ def follow_add(*, user, other_id) -> bool:
 
 
 def follow_remove(*, user, other_id) -> bool:
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise ServiceError("not_signed_in", _("Sign in first."))
-    if isinstance(other_id, bool) or not isinstance(other_id, int):
-        raise ServiceError("no_player", _("There is no such player."))
+    other_check(user, other_id)
     deleted, _counts = Follow.objects.filter(follower=user, followed_id=other_id).delete()
     return bool(deleted)
 

@@ -8,7 +8,7 @@ from games.models import Seat, Table
 from games.names import player_name
 from games.social.follows import friends_of
 from games.social.presence import presence_online
-from games.table.invites import seats_reserved
+from games.table.invites import seats_open
 from games.table.privacy import table_open_to
 
 AT_TABLE = (Table.Status.OPEN, Table.Status.STARTING, Table.Status.PLAYING)
@@ -40,8 +40,6 @@ def friends_read(viewer) -> list[FriendLine]:
 def invite_table(viewer) -> Table | None:
     """The table ``viewer`` manages that still takes players and has a seat free to invite to."""
     for table in Table.objects.filter(manager=viewer, status=Table.Status.OPEN).order_by("-pk"):
-        kept = seats_reserved(table)
-        free = table.seats.filter(user__isnull=True, is_bot=False).exclude(index__in=list(kept))
-        if free.exists():
+        if seats_open(table).exists():
             return table
     return None

@@ -14,7 +14,7 @@ from games.sanctions import suspension_refusal
 from games.social.follows import are_friends
 from games.social.notices import invitation_notice_publish
 from games.social.presence import presence_online
-from games.table.invites import seats_reserved
+from games.table.invites import seats_open
 
 # Invitations to one friend a minute: a click again and again must not flood their page (the
 # invites' own limit, 20 an hour for each manager, counts these too).
@@ -65,13 +65,7 @@ def _seat_free(table_id) -> int:
     table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
     if table is None:
         raise ServiceError("no_table", _("There is no such table."))
-    kept = seats_reserved(table)
-    seat = (
-        table.seats.filter(user__isnull=True, is_bot=False)
-        .exclude(index__in=list(kept))
-        .order_by("index")
-        .first()
-    )
+    seat = seats_open(table).first()
     if seat is None:
         raise ServiceError(
             "table_full", _("Every seat at this table is taken or reserved already.")

@@ -30,7 +30,7 @@ def _hours(value):
         return None
 
 
-def _confirm(modeladmin, request, queryset, *, key, title, question, hours: bool):
+def _confirm(modeladmin, request, queryset, *, key, title, question, hours: bool | None):
     context = {
         **modeladmin.admin_site.each_context(request),
         "title": title,
@@ -40,14 +40,16 @@ def _confirm(modeladmin, request, queryset, *, key, title, question, hours: bool
         "opts": modeladmin.model._meta,
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         "reason_max": REASON_MAX,
-        "hours": hours,
+        # a sanction asks its reason, which the player is shown, and a time but for a warning;
+        # a dismissal or a lift only a reason for the staff record
+        "hours": None if hours is None else "ask" if hours else "none",
         "hours_max": HOURS_MAX,
         "reason": request.POST.get("reason", ""),
     }
-    return TemplateResponse(request, "admin/games/sanction_confirm.html", context)
+    return TemplateResponse(request, "admin/games/staff_confirm.html", context)
 
 
-def _run(modeladmin, request, queryset, run, *, key, title, question, hours=False):
+def _run(modeladmin, request, queryset, run, *, key, title, question, hours=None):
     """Ask once (reason, and a time for a mute or suspension), then ``run`` for each row."""
     if request.POST.get("confirm") != "yes":
         return _confirm(
