@@ -17,6 +17,7 @@ from accounts.allowances import allowance_spend
 from games.errors import ServiceError
 from games.models import Block, Follow
 from games.sanctions import suspension_refusal
+from games.table.guests import guest_refuse
 
 # Follows one account may make in an hour, and how many it may hold: a player follows the people
 # they played with; a script that follows everyone to watch who comes online is stopped.
@@ -25,10 +26,11 @@ FOLLOWS_MAX = 500
 
 
 def other_check(user, other_id) -> None:
-    """Refuse a visitor, an id that is no id, and oneself: what every act on another player
-    checks first (follow, block)."""
+    """Refuse a visitor, a guest, an id that is no id, and oneself: what every act on another
+    player checks first (follow, block, report)."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise ServiceError("not_signed_in", _("Sign in first."))
+    guest_refuse(user)
     if isinstance(other_id, bool) or not isinstance(other_id, int):
         raise ServiceError("no_player", _("There is no such player."))
     if other_id == user.pk:

@@ -11,6 +11,7 @@ from accounts.allowances import allowance_spend
 from games.errors import ServiceError
 from games.models import ChatMessage, Hand, Report, Table
 from games.names import player_name
+from games.social.follows import other_check
 from games.table.privacy import table_open_to
 
 NOTE_MAX = 500
@@ -51,12 +52,7 @@ def _evidence(table: Table | None) -> dict:
 def report_make(*, reporter, reported_id, reason, note="", table_id=None) -> Report:
     """``reporter`` reports ``reported_id`` for ``reason`` (Report.Reason), optionally about
     ``table_id`` (one they may see). Refused: nothing is stored."""
-    if reporter is None or not getattr(reporter, "is_authenticated", False):
-        raise ServiceError("not_signed_in", _("Sign in first."))
-    if isinstance(reported_id, bool) or not isinstance(reported_id, int):
-        raise ServiceError("no_player", _("There is no such player."))
-    if reported_id == reporter.pk:
-        raise ServiceError("self", _("You cannot do that to yourself."))
+    other_check(reporter, reported_id)
     if reason not in Report.Reason.values:
         raise ServiceError("bad_reason", _("Choose why you report this player."))
     if not isinstance(note, str):

@@ -104,3 +104,22 @@ def test_blocked_players_chat_is_not_among_the_blockers_lines(users, in_memory_l
     theirs = chat_lines(table.pk, hidden=chat_hidden_from(c.pk))
     assert [line.text for line in theirs] == ["hello", "rude words"]
     assert b.pk  # b, at no table, is untouched
+
+
+def test_a_guest_neither_follows_blocks_nor_reports(users):
+    from accounts.models import Guest
+    from games.social.follows import follow_add
+    from games.social.reports import report_make
+
+    guest = users[3]
+    Guest.objects.create(user=guest, session_key="x")
+    guest.refresh_from_db()
+    for act in (
+        lambda: follow_add(user=guest, other_id=users[0].pk),
+        lambda: block_add(user=guest, other_id=users[0].pk),
+        lambda: report_make(reporter=guest, reported_id=users[0].pk, reason="abuse"),
+    ):
+        with pytest.raises(ServiceError) as e:
+            act()
+        assert e.value.code == "guest_not_allowed"
+    assert not Follow.objects.exists() and not Block.objects.exists()
