@@ -1,4 +1,4 @@
 """Django's admin looks for each app's ``admin`` module: the staff's pages are in
 games/staff/admin.py, with the staff's other tools."""
 
-from games.staff import admin  # noqa: F401
+from games.staff import admin, report_admin  # noqa: F401

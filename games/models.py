@@ -363,6 +363,11 @@ class StaffAction(models.Model):
         HAND_VOID = "hand_void", _("voided the hand and dealt again")
         GAME_END = "game_end", _("ended the game")
         ACCOUNT_DELETE = "account_delete", _("a player deleted their account")
+        ACCOUNT_WARN = "account_warn", _("warned a player")
+        ACCOUNT_MUTE = "account_mute", _("muted a player's chat")
+        ACCOUNT_SUSPEND = "account_suspend", _("suspended an account")
+        SANCTION_LIFT = "sanction_lift", _("lifted a sanction")
+        REPORT_DISMISS = "report_dismiss", _("dismissed a report")
 
     staff = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -386,6 +391,175 @@ class StaffAction(models.Model):
         ordering = ["-created", "-id"]
 
     def __str__(self):
-        if self.kind == self.Kind.ACCOUNT_DELETE:
+        if "user" in self.details and self.table_id is None:
             return f"{self.get_kind_display()} (user {self.details.get('user')})"
         return f"{self.get_kind_display()} (table {self.details.get('table')})"
+
+
+# --- between players (games.social): follows, blocks, reports, and staff's sanctions ------------
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: no request, no answer. Two follows make friends."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: never seated together by quick play or a tournament,
+    the blocked player's chat and invitations do not reach the blocker, and they cannot follow
+    the blocker or see whether the blocker is online. Only the blocker knows of it."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"])]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocked {self.blocked_id}"
+
+
+class Report(models.Model):
+    """A player's report of another to staff, with the evidence as it stood when it was made:
+    the table and hand, and the table's last chat lines (copied: chat is pruned, and a line
+    deleted later must still be seen by staff)."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", _("insults or harassment in chat")
+        CHEATING = "cheating", _("cheating or playing together against others")
+        STALLING = "stalling", _("stalling or leaving games on purpose")
+        NAME = "name", _("an offensive name")
+        OTHER = "other", _("something else")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        ACTIONED = "actioned", _("acted on")
+        DISMISSED = "dismissed", _("dismissed")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="reports_made",
+        verbose_name=_("reported by"),
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_against",
+        verbose_name=_("player reported"),
+    )
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    note = models.CharField(_("note"), max_length=500, blank=True)
+    # kept when the table is deleted: ``evidence`` holds its id as well
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+    )
+    hand_number = models.PositiveIntegerField(_("hand"), null=True, blank=True)
+    # {"table": id, "hand": n, "chat": [{"author": id, "name": ..., "text": ..., "time": iso}]}
+    evidence = models.JSONField(_("evidence"), default=dict)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created = models.DateTimeField(_("made"), auto_now_add=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports_handled",
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        indexes = [models.Index(fields=["status", "created"])]
+
+    def __str__(self):
+        return f"report #{self.pk} on {self.reported_id}"
+
+
+class Sanction(models.Model):
+    """What staff did to an account: a warning (told once, nothing barred), a chat mute or a
+    suspension until ``until``. A suspended account cannot sit, chat, follow or invite."""
+
+    class Kind(models.TextChoices):
+        WARN = "warn", _("warning")
+        MUTE = "mute", _("chat muted")
+        SUSPEND = "suspend", _("suspended")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    reason = models.CharField(max_length=200)
+    created = models.DateTimeField(auto_now_add=True)
+    until = models.DateTimeField(null=True, blank=True)  # none for a warning
+    lifted = models.DateTimeField(null=True, blank=True)
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="sanctions_given",
+    )
+    report = models.ForeignKey(
+        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="sanctions"
+    )
+    # when the player first saw it (a warning is shown until then)
+    seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["user", "kind", "until"])]
+
+    def __str__(self):
+        return f"{self.kind} {self.user_id} until {self.until}"
+
+
+class Rematch(models.Model):
+    """The rematch asked for at a finished table (games.social.rematch): who accepted, who
+    declined and when, and the table it started once every player still in had accepted."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rematch")
+    accepted = models.JSONField(default=list)  # user ids
+    declined = models.JSONField(default=dict)  # user id (a string, as JSON keys are) -> ISO time
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.OneToOneField(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
+
+    def __str__(self):
+        return f"rematch of table {self.table_id}"

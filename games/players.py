@@ -13,12 +13,16 @@ from games import engine
 from games.errors import ServiceError
 from games.labels import mode_label
 from games.models import (
+    Block,
     ChatMessage,
+    Follow,
     Game,
     Hand,
     Invite,
     Move,
     PlayerResult,
+    Report,
+    Sanction,
     Seat,
     StaffAction,
     Table,
@@ -62,6 +66,35 @@ def player_games_export(user) -> dict:
         "invites_accepted": [
             {"table": i.table_id, "seat": i.seat_index + 1, "accepted": _when(i.accepted_at)}
             for i in Invite.objects.filter(accepted_by=user).order_by("accepted_at", "id")
+        ],
+        "following": [
+            {"player": f.followed_id, "since": _when(f.created)}
+            for f in Follow.objects.filter(follower=user).order_by("created", "id")
+        ],
+        "blocked": [
+            {"player": b.blocked_id, "since": _when(b.created)}
+            for b in Block.objects.filter(blocker=user).order_by("created", "id")
+        ],
+        "reports_made": [
+            {
+                "player": r.reported_id,
+                "reason": r.reason,
+                "note": r.note,
+                "table": r.evidence.get("table"),
+                "made": _when(r.created),
+                "status": r.status,
+            }
+            for r in Report.objects.filter(reporter=user).order_by("created", "id")
+        ],
+        "sanctions": [
+            {
+                "kind": s.kind,
+                "reason": s.reason,
+                "given": _when(s.created),
+                "until": _when(s.until),
+                "lifted": _when(s.lifted),
+            }
+            for s in Sanction.objects.filter(user=user).order_by("created", "id")
         ],
         "tables_managed": [
             {
@@ -203,6 +236,8 @@ def player_games_erase(user) -> dict:
     the invites they accepted, and their name where it was written into a game's results or a
     staff action. How many of each went."""
     chat, _ = ChatMessage.objects.filter(user=user).delete()
+    follows, _ = Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+    blocks, _ = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     sent = Invite.objects.filter(inviter=user)
     live_at = set(sent.filter(status=Invite.Status.SENT).values_list("table_id", flat=True))
     invites, _ = sent.delete()
@@ -231,7 +266,7 @@ def player_games_erase(user) -> dict:
             StaffAction.objects.filter(pk=action.pk).update(details=details)
             names += 1
     return {"chat_lines": chat, "invites_sent": invites, "invites_accepted": accepted,
-            "names_erased": names}  # fmt: skip
+            "follows": follows, "blocks": blocks, "names_erased": names}  # fmt: skip
 
 
 def _names_erase(results, user_id: int) -> bool:

@@ -23,7 +23,7 @@ from games.labels import mode_label
 from games.models import Table
 from games.table import lifecycle
 from games.table.bots import bot_add, bot_remove
-from games.table.chat_view import chat_lines
+from games.table.chat_view import chat_hidden_from, chat_lines
 from games.table.hints import HintRefused, hint_for, hints_offered
 from games.table.moves import move_submit, move_version
 from games.table.privacy import table_open_to
@@ -48,7 +48,7 @@ def table_detail(request, table_id):
     ctx = {
         "table": rows.table,
         "view": view,
-        "chat": chat_lines(rows.table.pk),
+        "chat": chat_lines(rows.table.pk, hidden=chat_hidden_from(request.user.pk)),
         "mode_label": mode_label(rows.table.mode),
         "ws_url": ws_url(rows.table.pk),
         "server_now": epoch_ms(timezone.now()),
