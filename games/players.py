@@ -13,6 +13,7 @@ from games.errors import ServiceError
 from games.labels import mode_label
 from games.models import (
     ChatMessage,
+    Entrant,
     Game,
     Hand,
     Invite,
@@ -60,6 +61,22 @@ def player_games_export(user) -> dict:
         "invites_accepted": [
             {"table": i.table_id, "seat": i.seat_index + 1, "accepted": _when(i.accepted_at)}
             for i in Invite.objects.filter(accepted_by=user).order_by("accepted_at", "id")
+        ],
+        "tournaments": [
+            {
+                "tournament": e.tournament_id,
+                "name": e.tournament.name,
+                "starts": _when(e.tournament.starts),
+                "joined": _when(e.joined),
+                "points": e.points,
+                "games": e.games,
+                "wins": e.wins,
+                # each game: its table, the place, the points it scored (doubled on a streak)
+                "results": e.results,
+            }
+            for e in Entrant.objects.filter(user=user)
+            .select_related("tournament")
+            .order_by("joined", "id")
         ],
         "tables_managed": [
             {
@@ -179,6 +196,8 @@ def player_games_erase(user) -> dict:
     the invites they accepted, and their name where it was written into a game's results or a
     staff action. How many of each went."""
     chat, _ = ChatMessage.objects.filter(user=user).delete()
+    # out of every arena's pool; their standings stay, under "Deleted player"
+    Entrant.objects.filter(user=user, active=True).update(active=False, waiting_since=None)
     sent = Invite.objects.filter(inviter=user)
     live_at = set(sent.filter(status=Invite.Status.SENT).values_list("table_id", flat=True))
     invites, _ = sent.delete()

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.engine.state import result_to_dict
 from games.errors import ServiceError
-from games.models import Game, Hand, Table
+from games.models import Game, Hand, Seat, Table
 from games.table import seeds
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.create import game_running_check
@@ -78,6 +78,21 @@ def countdown_begin(game: Game, table: Table, *, bots_now: bool = True) -> int:
     table.start_at = timezone.now() + timedelta(seconds=START_SECONDS)
     table.save(update_fields=["status", "start_at"])
     return table_bump(game, lobby=True)
+
+
+def table_seated_start(*, options: dict, players: list, tournament_id=None) -> Table:
+    """A table seated at once by ``players`` in seat order (a user, or None for a bot), its
+    start countdown begun: a table that an arena's pairing made (games.arena), which nobody
+    opened by hand, so no account's table limits apply; its manager is the first person seated.
+    ``options`` are stored ones (games.policy.options_stored), checked by the caller."""
+    people = [u for u in players if u is not None]
+    table = Table.objects.create(manager=people[0], options=options, tournament_id=tournament_id)
+    game = Game.objects.create(table=table)
+    Seat.objects.bulk_create(
+        Seat(table=table, index=i, user=u, is_bot=u is None) for i, u in enumerate(players)
+    )
+    countdown_begin(game, table)
+    return table
 
 
 def countdown_stop(table: Table) -> None:

@@ -229,6 +229,7 @@ class TableView:
     can_start: bool
     bots_fill: bool
     invites: dict | None
+    tournament_id: int | None = None  # an arena's table: its game ends back at the arena
 
     @property
     def version(self) -> int:
@@ -485,6 +486,7 @@ def table_view(rows: TableRows, user) -> TableView:
         can_start=can_start,
         bots_fill=bots_fill,
         invites=invites,
+        tournament_id=table.tournament_id,
     )
 
 
