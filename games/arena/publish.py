@@ -55,7 +55,9 @@ def standings_changed(tournament_id: int, *, user_ids=()) -> None:
         )
     if cache.add(f"arena:{tournament_id}:pushed", 1, PUSH_SECONDS):
         standings_send(tournament_id)
-    elif cache.add(f"arena:{tournament_id}:due", 1, PUSH_SECONDS * 5):
+    elif cache.add(f"arena:{tournament_id}:due", 1, PUSH_SECONDS):
+        # the mark lasts until the task's moment, whether or not the task comes: a lost task
+        # holds back no change after it
         _later(tournament_id)
 
 

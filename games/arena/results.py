@@ -81,6 +81,9 @@ def tournament_finish_if_done(tournament_id: int, now) -> bool:
     if Entrant.objects.filter(tournament_id=tournament_id, table__isnull=False).exists():
         return False
     done = Tournament.objects.filter(pk=tournament_id, finished__isnull=True).update(finished=now)
-    if done:
-        transaction.on_commit(lambda: standings_changed(tournament_id))
+    if done:  # everyone's own box says where they finished
+        everyone = list(
+            Entrant.objects.filter(tournament_id=tournament_id).values_list("user_id", flat=True)
+        )
+        transaction.on_commit(lambda: standings_changed(tournament_id, user_ids=everyone))
     return bool(done)
