@@ -1,7 +1,8 @@
 """Sending a tournament's news to its pages, after the change has committed.
 
 - The standings: rendered once per language and the same bytes sent to the tournament's group
-  (every page of it, on any daphne), at most once a second whatever happens: the first change
+  of that language (every page of it that shows it, on any daphne: a page gets only its own
+  language's bytes), at most once a second whatever happens: the first change
   of a second goes out at once, the changes after it within that second go out together one
   second later (``arena_standings_task``, sent by its pinned name), rendered from the rows as
   they are then.
@@ -30,8 +31,8 @@ STANDINGS_TASK = "games.tasks.arena_standings_task"
 PUSH_SECONDS = 1
 
 
-def arena_group(tournament_id: int) -> str:
-    return f"arena.{tournament_id}"
+def arena_group(tournament_id: int, lang: str) -> str:
+    return f"arena.{tournament_id}.{lang}"
 
 
 def arena_player_group(tournament_id: int, user_id: int) -> str:
@@ -83,7 +84,12 @@ def standings_send(tournament_id: int) -> bool:
     if t is None:
         return False
     html = in_every_language(lambda: standings_html(t))
-    messages_send([(arena_group(tournament_id), {"type": "arena.standings", "html": html})])
+    messages_send(
+        [
+            (arena_group(tournament_id, lang), {"type": "arena.standings", "html": text})
+            for lang, text in html.items()
+        ]
+    )
     return True
 
 

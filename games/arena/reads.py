@@ -59,7 +59,7 @@ class Row:
     points: int
     fire: bool
     games: int
-    results: tuple  # each game: place, points, doubled, left
+    games_shown: tuple  # each game: (its points, its classes), as the standings show it
     status: str  # playing, waiting, paused
 
 
@@ -67,6 +67,18 @@ def _status(e: Entrant) -> str:
     if e.table_id is not None:
         return "playing"
     return "waiting" if e.active else "paused"
+
+
+def game_shown(line: dict) -> tuple[int, str]:
+    """One game of a player's line: its points and how it is marked (a win, on fire, left)."""
+    marks = ""
+    if line.get("left"):
+        marks += " is-left"
+    elif line.get("place") == 1:
+        marks += " is-win"
+    if line.get("fire"):
+        marks += " is-fire"
+    return line.get("points", 0), marks
 
 
 def standings(t: Tournament, *, offset: int = 0, limit: int = STANDINGS_SHOWN) -> list[Row]:
@@ -83,7 +95,7 @@ def standings(t: Tournament, *, offset: int = 0, limit: int = STANDINGS_SHOWN) -
             points=e.points,
             fire=e.on_fire,
             games=e.games,
-            results=tuple(e.results),
+            games_shown=tuple(game_shown(g) for g in e.results),
             status=_status(e),
         )
         for i, e in enumerate(rows)

@@ -1,5 +1,5 @@
-"""The tournament page's socket: it only listens. It joins the tournament's group (the
-standings, the same bytes for every page, at most once a second) and, for a signed-in viewer,
+"""The tournament page's socket: it only listens. It joins the tournament's group in its
+language (the standings, the same bytes for every page, at most once a second) and, for a signed-in viewer,
 their own group there (their box, and the table they were just seated at)."""
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -29,7 +29,7 @@ class ArenaConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
         signed_in = self.user is not None and self.user.is_authenticated
         self.lang = scope_language(self.scope)
         self.flood = FloodGuard()
-        self.groups_joined = [arena_group(self.tournament_id)]
+        self.groups_joined = [arena_group(self.tournament_id, self.lang)]
         if signed_in:
             self.groups_joined.append(arena_player_group(self.tournament_id, self.user.pk))
         # join before rendering, so that no change falls between the render and the join
@@ -53,11 +53,8 @@ class ArenaConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
     # --- from the groups -------------------------------------------------------------------
 
     async def arena_standings(self, event):
-        html = event["html"].get(self.lang)
-        if html is None:
-            html = await in_db_thread(self.standings)()
-        if html:
-            await self.send(text_data=html)
+        """The same bytes for every page of the tournament in this language."""
+        await self.send(text_data=event["html"])
 
     async def arena_own(self, event):
         html = await in_db_thread(self.own)()

@@ -31,9 +31,13 @@
     });
   }
 
+  var going = false; // one trip: a second assign would abort the first page load
   function goCheck() {
     var go = document.querySelector("#arena-go[data-go]");
-    if (go) window.location.assign(go.getAttribute("data-go"));
+    if (go && !going) {
+      going = true;
+      window.location.assign(go.getAttribute("data-go"));
+    }
   }
 
   var returning = null, stayed = false;
@@ -41,7 +45,10 @@
     var link = document.querySelector("[data-arena-return]");
     if (!link || returning || stayed) return;
     returning = window.setTimeout(function () {
-      if (!stayed) window.location.assign(link.getAttribute("href"));
+      if (!stayed && !going) {
+        going = true;
+        window.location.assign(link.getAttribute("href"));
+      }
     }, RETURN_SECONDS * 1000);
   }
   document.addEventListener("click", function (e) {

@@ -140,6 +140,9 @@ def test_a_short_arena_of_six_people_and_two_bots(
         expect(page.locator(".podium li")).to_have_count(3, timeout=10_000)
         expect(page.locator(".arena-countdown")).to_have_text("Turnuva bitti.")
     expect(pages[0].locator("#arena-own")).to_contain_text("oldunuz")
+    # the final standings, as the page shows them (`pytest -s` prints them)
+    for row in watcher.locator(".arena-table tbody tr").all():
+        print(" | ".join(" ".join(c.inner_text().split()) for c in row.locator("td").all()))
     for page in (*pages, watcher):
         page.context.close()
 
