@@ -20,6 +20,7 @@ from allauth.account.models import EmailAddress
 from allauth.account.utils import setup_user_email
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model, login, update_session_auth_hash
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -116,16 +117,36 @@ def _session_holds(session_key: str, user_id: int) -> bool:
     return store.load().get(SESSION_KEY) == str(user_id)
 
 
+def guests_kept(user_ids) -> set[int]:
+    """The guests among ``user_ids`` who can log in on their own: a usable password, or an
+    address they confirmed. They are accounts now, whatever page they took to get there, and
+    are never deleted as guests."""
+    User = get_user_model()
+    users = User.objects.filter(pk__in=user_ids)
+    with_password = users.exclude(password__startswith=UNUSABLE_PASSWORD_PREFIX).exclude(
+        password=""
+    )
+    verified = EmailAddress.objects.filter(user_id__in=user_ids, verified=True)
+    return set(with_password.values_list("pk", flat=True)) | set(
+        verified.values_list("user_id", flat=True)
+    )
+
+
 def guests_cleanup(*, now=None, limit: int = 500) -> int:
     """Delete the guests whose session is over, and their tables; how many. Any guest older than
     OKEY_GUEST_SESSION (plus a margin) goes too, whatever their session says. A beat task runs
-    it every few minutes."""
+    it every few minutes. A guest who set a password or confirmed an address (``guests_kept``)
+    is not deleted: they become an account, as if they had signed up."""
     now = now or timezone.now()
     cutoff = now - settings.OKEY_GUEST_SESSION - timedelta(minutes=5)
-    gone = []
+    over = []
     for guest in Guest.objects.order_by("created")[:limit]:
         if guest.created < cutoff or not _session_holds(guest.session_key, guest.user_id):
-            gone.append(guest.user_id)
+            over.append(guest.user_id)
+    kept = guests_kept(over)
+    gone = [pk for pk in over if pk not in kept]
+    if kept:
+        Guest.objects.filter(user_id__in=kept).delete()
     if gone:
         with transaction.atomic():
             get_user_model().objects.filter(pk__in=gone, guest__isnull=False).delete()

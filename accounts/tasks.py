@@ -10,56 +10,25 @@ import smtplib
 from functools import partial
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.sessions.backends.db import SessionStore
-from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.core.mail import EmailMessage
 from django.db import transaction
 
 from accounts.guests import guests_cleanup
-
-
-def email_to_dict(message: EmailMessage) -> dict:
-    if message.attachments:
-        raise ValueError("attachments are not sent through the e-mail task")
-    return {
-        "subject": message.subject,
-        "body": message.body,
-        "from_email": message.from_email,
-        "to": list(message.to),
-        "cc": list(message.cc),
-        "bcc": list(message.bcc),
-        "reply_to": list(message.reply_to),
-        "headers": dict(message.extra_headers),
-        "content_subtype": message.content_subtype,
-        "alternatives": [
-            [content, mimetype] for content, mimetype in getattr(message, "alternatives", [])
-        ],
-    }
-
-
-def email_from_dict(data: dict) -> EmailMultiAlternatives:
-    message = EmailMultiAlternatives(
-        subject=data["subject"],
-        body=data["body"],
-        from_email=data["from_email"],
-        to=data["to"],
-        cc=data.get("cc") or None,
-        bcc=data.get("bcc") or None,
-        reply_to=data.get("reply_to") or None,
-        headers=data.get("headers") or None,
-    )
-    message.content_subtype = data.get("content_subtype", "plain")
-    for content, mimetype in data.get("alternatives", []):
-        message.attach_alternative(content, mimetype)
-    return message
+from okeysite.mail import email_from_dict, email_to_dict
 
 
 @shared_task(
-    autoretry_for=(OSError, smtplib.SMTPException),
+    # a relay that does not answer within EMAIL_TIMEOUT is an OSError (socket.timeout); one
+    # that answers too slowly for the whole exchange meets the task's soft time limit
+    autoretry_for=(OSError, smtplib.SMTPException, SoftTimeLimitExceeded),
     retry_backoff=True,
     retry_backoff_max=600,
     max_retries=8,
 )
 def email_send_task(data: dict) -> int:
+    """Runs in the `mail` queue's worker (CELERY_TASK_ROUTES), never beside live play's tasks."""
     return email_from_dict(data).send()
 
 

@@ -16,7 +16,7 @@ from games.profiles import recent_games, recent_hands
 
 from .forms import ProfileForm
 from .languages import url_in_language
-from .models import LANGUAGE_CHOICES, Profile
+from .models import LANGUAGE_CHOICES, Profile, guest_is
 
 
 @login_required
@@ -24,6 +24,7 @@ def profile(request):
     user = request.user
     ctx = {"profile": user.profile, "own": True, "recent_games": recent_games(user)}
     ctx["recent_hands"] = recent_hands(user, viewer=user)
+    ctx["guest"] = guest_is(user)
     return render(request, "accounts/profile.html", ctx)
 
 

@@ -47,6 +47,8 @@ def privacy(request):
             "chat_days": settings.OKEY_CHAT_KEEP.days,
             "idle_minutes": int(settings.OKEY_OPEN_TABLE_IDLE.total_seconds() // 60),
             "session_days": settings.SESSION_COOKIE_AGE // 86400,
+            "guest_hours": int(settings.OKEY_GUEST_SESSION.total_seconds() // 3600),
+            "csrf_days": settings.CSRF_COOKIE_AGE // 86400,
         },
     )
 

@@ -37,7 +37,7 @@ class RecentHand:
     mode_label: str
     outcome: str  # "won": they finished; "lost": another did; "void"
     finish: str  # how it was finished, in words ("" for a void hand)
-    moments: int  # the review's marks on their moves (0 while it is being made)
+    moments: int | None  # the review's marks on their moves; None until the review is made
 
 
 def recent_games(user) -> tuple[RecentGame, ...]:
@@ -103,8 +103,9 @@ def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
             outcome = "void"
         else:
             outcome = "won" if result.get("finisher") == seat else "lost"
-        # a review of an older meaning of its marks counts none until it is made again
-        marks = hand.review.marks if _review_current(hand) else []
+        # no review yet, or one of an older meaning of its marks: not a count of 0, but "not yet
+        # reviewed" until it is made (again)
+        marks = hand.review.marks if _review_current(hand) else None
         out.append(
             RecentHand(
                 table_id=hand.game.table_id,
@@ -113,7 +114,9 @@ def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
                 mode_label=mode_label(hand.game.table.mode),
                 outcome=outcome,
                 finish=finish_label(result.get("kind")),
-                moments=sum(1 for m in marks if m.get("user") == user.pk),
+                moments=None
+                if marks is None
+                else sum(1 for m in marks if m.get("user") == user.pk),
             )
         )
     return tuple(out)

@@ -11,8 +11,14 @@ URL is masked too, and so is a posted field named like a secret, whatever the vi
 
 import re
 
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.utils.log import AdminEmailHandler
 from django.utils.regex_helper import _lazy_re_compile
 from django.views.debug import SafeExceptionReporterFilter
+
+from .celery import app as celery_app
+from .mail import email_to_dict
 
 # the user[:password]@ of scheme://user:password@host
 URL_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
@@ -45,3 +51,30 @@ class NoLocalsFilter(SafeExceptionReporterFilter):
         if isinstance(value, str):
             return URL_CREDENTIALS.sub(f"{self.cleansed_substitute}@", value)
         return value
+
+
+class AdminEmailQueued(AdminEmailHandler):
+    """Django's error mail to ADMINS, sent by the `mail` queue's task like every other e-mail:
+    the stock handler talks to the relay inside the failing request, and a relay that hangs
+    then held the web process's thread for the sync views as long as it would not answer."""
+
+    def emit(self, record):
+        try:
+            super().emit(record)
+        except Exception:  # the broker away: the report is lost, the request is not
+            self.handleError(record)
+
+    def send_mail(self, subject, message, *args, html_message=None, **kwargs):
+        if not settings.ADMINS:
+            return
+        mail = EmailMultiAlternatives(
+            f"{settings.EMAIL_SUBJECT_PREFIX}{subject}",
+            message,
+            settings.SERVER_EMAIL,
+            [address for _name, address in settings.ADMINS],
+        )
+        if html_message:
+            mail.attach_alternative(html_message, "text/html")
+        # by its name in the registry: this module is loaded with the settings, before the apps
+        task = celery_app.tasks["accounts.tasks.email_send_task"]
+        task.apply_async(args=[email_to_dict(mail)], retry=False)

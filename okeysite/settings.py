@@ -122,7 +122,7 @@ CONTENT_SECURITY_POLICY = {
 # without it, only for a client on this machine that came through no proxy.
 OKEY_METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 # The Celery queues whose length and lag /metrics reports
-OKEY_METRICS_QUEUES = ["celery", "reviews"]
+OKEY_METRICS_QUEUES = ["celery", "reviews", "mail"]
 ROOT_URLCONF = "okeysite.urls"
 # Error pages and reports show no local variables: a move's locals are the stock and the racks.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "okeysite.reporting.NoLocalsFilter"
@@ -254,12 +254,29 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # worker started without -Q (a test's) serves both; each with its own routing key (Celery gives a
 # queue without one the default queue's: a message sent through the exchange with that key would
 # reach both).
+# E-mail, the one task that waits on a server outside the site (the relay), has a queue and a
+# worker of its own (deploy/programs.conf's `mail`): a relay that hangs holds mail only, never a
+# move. A hung relay once stopped every table, with the mail on the live-play queue.
 CELERY_TASK_QUEUES = (
     Queue("celery", routing_key="celery"),
     Queue("reviews", routing_key="reviews"),
+    Queue("mail", routing_key="mail"),
 )
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_ROUTES = {"games.tasks.hand_review_task": {"queue": "reviews"}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.hand_review_task": {"queue": "reviews"},
+    "accounts.tasks.email_send_task": {"queue": "mail"},
+}
+# No task may run for ever: past the soft limit a task gets SoftTimeLimitExceeded (and can
+# clean up), past the hard limit its pool process is killed and replaced. A move's task takes
+# milliseconds and a review under a second; an e-mail is bounded by EMAIL_TIMEOUT per step.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("TASK_SOFT_TIME_LIMIT", default=60)
+CELERY_TASK_TIME_LIMIT = env.int("TASK_TIME_LIMIT", default=90)
+# How many tasks each worker runs at once (its pool's processes), said here rather than left to
+# Celery's default (one per core, whatever else the machine runs); each pool process is replaced
+# after so many tasks, so that a slow leak never grows without end.
+CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=2)
+CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("WORKER_MAX_TASKS_PER_CHILD", default=1000)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep does whatever a lost task left undone at any table (games.timers.sweep). A sweep
 # not started within its own period is dropped: the next one does the same work.
@@ -354,7 +371,17 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Okey] "
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 # Failed log-ins: 5 per 5 minutes for one e-mail address, 20 per 5 minutes from one address.
 # The counters live in the cache (Redis in production).
-ACCOUNT_RATE_LIMITS = {"login_failed": "20/5m/ip,5/5m/key"}
+# What a visitor can make the site send (allauth's defaults allow a password reset a minute for
+# one address, 1,200 mails an hour from one client): a password reset 3 times an hour for one
+# address and 10 from one client; sign-ups (each a confirmation mail) 10 an hour from one client;
+# the e-mail page of a profile (adding an address, sending its confirmation again) 10 an hour. Invitations have their own limit
+# (games.invites.services).
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "20/5m/ip,5/5m/key",
+    "reset_password": "10/h/ip,3/h/key",
+    "signup": "10/h/ip",
+    "manage_email": "10/h/user",
+}
 # A second factor (allauth.mfa): an authenticator app's codes (TOTP) and recovery codes, made
 # when the app is enrolled. Staff must enrol one before the admin opens (accounts.staff_mfa);
 # players may. Once enrolled, the log-in asks for a code after the password.
@@ -362,8 +389,22 @@ MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Okey"
 
 # --- e-mail ---------------------------------------------------------------------------------------
+# Every e-mail is sent by a task of the `mail` queue (accounts.tasks), never by a web process or
+# the live-play worker. EMAIL_TIMEOUT bounds each exchange with the relay (connect, greeting,
+# each command): without it a relay that accepts and never answers held its task for ever.
+EMAIL_TIMEOUT = 10.0
 if "EMAIL_URL" in env.ENVIRON:
-    vars().update(env.email("EMAIL_URL"))
+    _email = env.email("EMAIL_URL")
+    # django-environ turns the URL's query (?timeout=10) into an OPTIONS entry that Django's SMTP
+    # backend never reads: each becomes the EMAIL_ setting of its name.
+    for _name, _value in _email.pop("OPTIONS", {}).items():
+        if _name.upper() not in ("TIMEOUT", "SSL_CERTFILE", "SSL_KEYFILE"):
+            raise ImproperlyConfigured(
+                f"EMAIL_URL: unknown option {_name.lower()!r} (timeout, ssl_certfile, ssl_keyfile)"
+            )
+        _email[f"EMAIL_{_name.upper()}"] = _value
+    _email["EMAIL_TIMEOUT"] = float(_email.get("EMAIL_TIMEOUT", EMAIL_TIMEOUT))
+    vars().update(_email)
 else:
     EMAIL_BACKEND = "okeysite.mail.EmailBackend"  # the console, readable
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Okey <noreply@okey.localhost>")
@@ -406,7 +447,8 @@ if not DEBUG:
     )
 
 # --- error reports ------------------------------------------------------------------------------
-# Who gets an e-mail for each unhandled error with DEBUG=0 (Django's AdminEmailHandler, below):
+# Who gets an e-mail for each unhandled error with DEBUG=0 (okeysite.reporting.AdminEmailQueued,
+# Django's AdminEmailHandler sending through the mail queue):
 # ADMINS="Ayşe <ayse@example.com>,ops@example.com". The report holds the traceback without any
 # frame's local variables (okeysite.reporting) and with settings and headers that look secret
 # masked (Django's SafeExceptionReporterFilter).
@@ -462,7 +504,7 @@ LOGGING = {
         # 5xx), with DEBUG off
         "mail_admins": {
             "level": "ERROR",
-            "class": "django.utils.log.AdminEmailHandler",
+            "class": "okeysite.reporting.AdminEmailQueued",
             "filters": ["require_debug_false"],
         },
     },

@@ -2,6 +2,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import guest_pages
 from accounts.guest_pages import guest_signup_page
 from accounts.views import leaderboard, set_language
 from accounts.yourdata import privacy
@@ -16,6 +17,10 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
+    # before allauth's own: a guest is sent to the guest sign-up from these (accounts.guest_pages)
+    path("accounts/password/set/", guest_pages.password_set, name="account_set_password"),
+    path("accounts/password/change/", guest_pages.password_change, name="account_change_password"),
+    path("accounts/email/", guest_pages.email, name="account_email"),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("leaderboard/", leaderboard, name="leaderboard"),

@@ -9,9 +9,13 @@ import shutil
 import subprocess
 import tomllib
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -66,6 +70,66 @@ def test_the_locks_hold_the_embedded_redis_and_the_tools_that_make_lock_needs():
     assert "pip" in pins("requirements-test.lock")
     assert "pip install" not in (ROOT / "bin" / "ensure-redis").read_text()
     assert "--allow-unsafe" in (ROOT / "bin" / "lock").read_text()
+
+
+# Pythons README promises (any 3.11; Debian 12's python3 is 3.11.2)
+PYTHONS = ["3.11.0", "3.11.2", "3.11.3", "3.11.9", "3.11.14"]
+
+
+def marker_env(python: str) -> dict[str, str]:
+    env = default_environment()
+    env.update(python_full_version=python, python_version=".".join(python.split(".")[:2]))
+    return env
+
+
+def needed_on(python: str, lock: str) -> dict[str, set[str]]:
+    """{package: the packages it requires on ``python``} for every package ``lock`` pins, from
+    each one's own metadata (installed in this venv from the test lock), markers evaluated for
+    that Python (and for the extras the lock's own requirements name)."""
+    pinned = set(pins(lock))
+    out = {}
+    for name in pinned:
+        try:
+            requires = metadata.distribution(name).requires or []
+        except metadata.PackageNotFoundError:
+            continue  # the other lock's package (not installed here)
+        needs = set()
+        for line in requires:
+            req = Requirement(line)
+            extras = [""] + [e for e in EXTRAS.get(name, ())]
+            if req.marker is None or any(
+                req.marker.evaluate({**marker_env(python), "extra": e}) for e in extras
+            ):
+                needs.add(canonicalize_name(req.name))
+        out[name] = needs
+    return out
+
+
+EXTRAS = {"celery": ("redis",), "django-allauth": ("mfa",), "psycopg": ("binary",)}
+
+
+@pytest.mark.parametrize("python", PYTHONS)
+@pytest.mark.parametrize("lock", ["requirements.lock", "requirements-test.lock"])
+def test_the_lock_installs_on_every_python_it_promises(lock, python):
+    """bin/ensure-venv installs with --no-deps: a package that a pinned one needs only on some
+    Python must be pinned all the same. redis needs async-timeout below 3.11.3, and a lock
+    compiled on 3.11.7 left it out: Debian 12's python3 (3.11.2) failed at the first import
+    (`No module named 'async_timeout'`)."""
+    pinned = set(pins(lock))
+    missing = {
+        f"{name} needs {need}"
+        for name, needs in needed_on(python, lock).items()
+        for need in needs
+        if need not in pinned
+    }
+    assert not missing, f"{lock} on Python {python}: {sorted(missing)}"
+
+
+def test_debian_12s_python_gets_async_timeout_for_redis():
+    assert "async-timeout" in needed_on("3.11.2", "requirements.lock")["redis"]
+    assert "async-timeout" not in needed_on("3.11.7", "requirements.lock")["redis"]
+    for lock in ("requirements.lock", "requirements-test.lock"):
+        assert "async-timeout" in pins(lock)
 
 
 def wheel_make(directory: Path, name: str, version: str = "1.0") -> Path:

@@ -25,7 +25,9 @@ names = ["DEBUG", "ALLOWED_HOSTS", "DATABASES", "CACHES", "CHANNEL_LAYERS", "CEL
          "EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "SESSION_COOKIE_SECURE",
          "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "SECURE_SSL_REDIRECT", "LANGUAGE_CODE",
          "CELERY_TASK_ACKS_LATE", "CELERY_TASK_REJECT_ON_WORKER_LOST",
-         "CELERY_BROKER_TRANSPORT_OPTIONS", "REDIS_URL", "SITE_URL", "SITE_URL_SET"]
+         "CELERY_BROKER_TRANSPORT_OPTIONS", "REDIS_URL", "SITE_URL", "SITE_URL_SET",
+         "EMAIL_TIMEOUT", "CELERY_TASK_TIME_LIMIT", "CELERY_TASK_SOFT_TIME_LIMIT",
+         "CELERY_WORKER_CONCURRENCY", "CELERY_WORKER_MAX_TASKS_PER_CHILD", "CELERY_TASK_ROUTES"]
 print(json.dumps({n: getattr(settings, n, None) for n in names}, default=str))
 """
 
@@ -108,6 +110,27 @@ def test_smtp_from_email_url(tmp_path):
     s = settings_in(production_env(EMAIL_URL="smtp+tls://mailer:pw@smtp.example.com:587"), tmp_path)
     assert s["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
     assert (s["EMAIL_HOST"], s["EMAIL_PORT"], s["EMAIL_USE_TLS"]) == ("smtp.example.com", 587, True)
+
+
+def test_the_smtp_timeout_is_email_urls_timeout_and_ten_seconds_without_it(tmp_path):
+    """django-environ makes ?timeout= an OPTIONS entry that Django's SMTP backend never reads: a
+    relay that accepts and never answers then held its mail for ever."""
+    url = "smtp+tls://mailer:pw@smtp.example.com:587"
+    assert settings_in(production_env(EMAIL_URL=url + "?timeout=7"), tmp_path)["EMAIL_TIMEOUT"] == 7
+    assert settings_in(production_env(EMAIL_URL=url), tmp_path)["EMAIL_TIMEOUT"] == 10
+    proc = run(
+        [sys.executable, "manage.py", "check"],
+        production_env(EMAIL_URL=url + "?tiemout=7"),
+        tmp_path,
+    )
+    assert proc.returncode != 0 and "EMAIL_URL: unknown option 'tiemout'" in proc.stderr
+
+
+def test_mail_has_its_own_queue_and_every_task_a_time_limit(tmp_path):
+    s = settings_in({}, tmp_path)
+    assert s["CELERY_TASK_ROUTES"]["accounts.tasks.email_send_task"] == {"queue": "mail"}
+    assert 0 < s["CELERY_TASK_SOFT_TIME_LIMIT"] < s["CELERY_TASK_TIME_LIMIT"] <= 120
+    assert s["CELERY_WORKER_CONCURRENCY"] == 2 and s["CELERY_WORKER_MAX_TASKS_PER_CHILD"] > 0
 
 
 def test_production_turns_on_secure_cookies_and_hsts(tmp_path):

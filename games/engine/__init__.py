@@ -35,6 +35,7 @@ _EXPORTS = {
     "GameState": "game",
     "game_apply_hand": "game",
     "game_from_dict": "game",
+    "game_leaver_points": "game",
     "game_new": "game",
     "game_places": "game",
     "game_rating_points": "game",

@@ -104,6 +104,15 @@ def game_rating_whole(game: GameState) -> tuple[int, ...]:
     return rating_whole(_exact_points(game), game_places(game))
 
 
+def game_leaver_points(options: RuleOptions) -> int:
+    """The rating points a player who leaves a rated game gets (docs/rules.md, "Leaving a rated
+    game"): the last place's over the game's whole length (its hand limit), the worst that
+    playing it out could give, however many hands were played when they left."""
+    if options.partnership:
+        return -options.hand_limit
+    return _PLACE_POINTS[options.seats][-1] * options.hand_limit
+
+
 def rating_whole(exact: tuple[Fraction, ...], places: tuple[int, ...]) -> tuple[int, ...]:
     """Exact points as whole numbers that still sum to zero (largest remainder): each seat gets
     its share rounded down, and the units that leaves over go to the largest fractional parts,

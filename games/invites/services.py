@@ -34,6 +34,7 @@ from games.labels import mode_label
 from games.models import Invite, Table
 from games.names import player_name
 from games.table.changes import table_bump, table_lock
+from games.table.create import game_running_check
 from games.table.guests import guest_refuse
 from games.table.invites import invite_hours, seats_reserved
 
@@ -309,6 +310,8 @@ def invite_accept(*, token, user) -> Invite:
         seat = table.seats.get(index=invite.seat_index)
         if seat.user_id or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
+        if not table.seats.filter(user=user).exists():
+            game_running_check(user, table)  # one game at a time
         table.seats.filter(user=user).update(user=None)  # moving from another seat here
         seat.user = user
         seat.save(update_fields=["user"])

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from games.lobby.quick import practice_open
 from games.models import Game, Table
+from games.table.create import game_running_check
 from games.table.lifecycle import game_start
 
 # Düz Okey, one hand, the longest turn the rules allow, the gentle bots; the lobby does not
@@ -31,6 +32,7 @@ def lesson_start(user) -> Table:
     )
     if mine is not None:
         return mine
+    game_running_check(user)  # not while another game of theirs runs: it would play on alone
     with transaction.atomic():
         table = practice_open(user, "duz", options=LESSON_OPTIONS)
         version = Game.objects.get(table=table).version

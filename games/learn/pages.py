@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.guests import guest_start
@@ -28,6 +29,9 @@ def first_hand(request):
     try:
         table = lesson_start(request.user)
     except ServiceError as e:
+        if e.code == "game_running":  # the card a table's Start shows: where, and a way out
+            running = {"message": e.message, "back": reverse("learn:rules"), **e.details}
+            return render(request, "games/running.html", {"running": running}, status=409)
         messages.error(request, e.message)
         return redirect("learn:rules")
     return redirect("games:table", table.pk)

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.guests import guest_start
@@ -69,9 +70,18 @@ def quick_play(request):
     try:
         table = table_quick_join(user=request.user, mode=request.POST.get("mode", "duz"))
     except ServiceError as e:
+        if e.code == "game_running":
+            return running_page(request, e, back=reverse("games:lobby"))
         messages.error(request, e.message)
         return redirect("games:lobby")
     return redirect("games:table", table.pk)
+
+
+def running_page(request, error: ServiceError, *, back: str) -> HttpResponse:
+    """Refused while another game of the player's runs: which tables, a link to each and a way
+    to leave them (as a table's Start shows it), then ``back`` here."""
+    running = {"message": error.message, "back": back, **error.details}
+    return render(request, "games/running.html", {"running": running}, status=409)
 
 
 def refused_page(request, error: ServiceError, status: int = 400) -> HttpResponse:

@@ -13,24 +13,27 @@ from accounts.models import guest_is
 from games.errors import ServiceError
 from games.models import Seat, Table
 from games.table.changes import table_bump, table_lock
-from games.table.create import table_create
+from games.table.create import game_running_check, table_create
 from games.table.invites import seats_reserved
 from games.table.lifecycle import countdown_begin
 
 MODES = ("duz", "esli")
 
 
-# a player already in a game that has not ended is taken back to it
+# a player already in a game that has not ended, where the account may run more than one
+# (OKEY_GAMES_PER_ACCOUNT), is taken back to it; with one, quick play is refused and says where
 IN_GAME = (Table.Status.STARTING, Table.Status.PLAYING)
 
 
 def table_quick_join(*, user, mode: str) -> Table:
     """The table ``user`` now sits at: theirs if a game of theirs is on, else a free seat at a
-    quick table of ``mode`` in its countdown, else a new quick table."""
+    quick table of ``mode`` in its countdown, else a new quick table. Refused (``game_running``)
+    while the account is in as many games as it may."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise ServiceError("not_signed_in", _("Sign in to play."))
     if mode not in MODES:
         raise ServiceError("bad_options", _("There is no such game."))
+    game_running_check(user)  # one game at a time: the page says where it is
     mine = Seat.objects.filter(user=user, table__status__in=IN_GAME).order_by("-table_id").first()
     if mine is not None:
         return mine.table

@@ -4,7 +4,6 @@ manager finds a private table that the lobby does not list)."""
 from django.db.models import Q
 from django.utils import timezone
 
-from games.labels import mode_label
 from games.models import Invite, Table
 from games.names import player_name
 
@@ -84,7 +83,7 @@ def my_tables(user) -> list[dict]:
         out.append(
             {
                 "id": t.pk,
-                "mode_label": mode_label(t.mode),
+                "mode": t.mode,  # the template labels it, as the lobby card beside it
                 "status_label": t.get_status_display(),
                 "private": t.private,
                 "is_manager": t.manager_id == user.pk,

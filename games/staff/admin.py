@@ -318,8 +318,11 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
 
     @admin.display(description=_("players"))
     def players(self, obj):
+        # str(): "bot" is a lazy translation, which str.join refuses (a 500 for any table
+        # with a bot)
         return ", ".join(
-            _player(s.user) if s.user else (_("bot") if s.is_bot else "—") for s in obj.seats.all()
+            str(_player(s.user) if s.user else (_("bot") if s.is_bot else "—"))
+            for s in obj.seats.all()
         )
 
     @admin.display(description=_("version"))

@@ -6,6 +6,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -13,6 +14,7 @@ from django.utils.translation import ngettext
 from games.engine import OptionError
 from games.errors import ServiceError
 from games.models import Game, Invite, Seat, Table
+from games.names import player_name
 from games.policy import options_stored, table_choices
 from games.table.changes import table_bump, table_lock
 from games.table.guests import guest_table_check
@@ -54,25 +56,61 @@ def tables_allowance_check(manager) -> None:
         )
 
 
-def game_running_check(manager, table: Table) -> None:
-    """Refuse to start ``table`` while the account's other tables run as many games as it may
-    (OKEY_GAMES_PER_ACCOUNT): with bots on the seats one account could run any number. A game
-    its manager has left (games.table.seats) is no longer theirs. The refusal names the latest
-    such table, for the page to link it and to offer to leave it."""
+def games_running(user, *, table: Table | None = None) -> list[int]:
+    """The tables, newest first, whose game ``user`` is in while it counts down or runs (other
+    than ``table``): where they sit, and the ones they manage (a table of bots they watch). A
+    game they have left (games.table.seats) is no longer theirs."""
     running = (
-        Table.objects.filter(manager=manager, status__in=RUNNING)
-        .exclude(pk=table.pk)
-        .exclude(seats__left_by=manager)
+        Table.objects.filter(Q(manager=user) | Q(seats__user=user), status__in=RUNNING)
+        .exclude(seats__left_by=user)
+        .distinct()
         .order_by("-pk")
     )
-    other = running.values_list("pk", flat=True)
+    if table is not None:
+        running = running.exclude(pk=table.pk)
+    return list(running.values_list("pk", flat=True))
+
+
+def game_running_check(user, table: Table | None = None) -> None:
+    """One game at a time: refuse to start ``table``, to sit at it, to quick-play or to begin
+    the first hand while the account's other tables run as many games as it may
+    (OKEY_GAMES_PER_ACCOUNT): with bots on the seats one account could run any number, and a
+    person cannot play two tables at once. The refusal names every such table, for the page to
+    link each and to offer to leave the ones where they sit."""
+    other = games_running(user, table=table)
     if len(other) >= settings.OKEY_GAMES_PER_ACCOUNT:
-        seated = Seat.objects.filter(table_id=other[0], user=manager).exists()
-        raise ServiceError(
-            "game_running",
-            _("Your game at table %(n)d is on: finish it, or leave it, first.") % {"n": other[0]},
-            details={"table": other[0], "seated": seated},
-        )
+        raise game_running_refusal(user, other)
+
+
+def game_running_refusal(user, tables: list[int]) -> ServiceError:
+    seated = set(
+        Seat.objects.filter(table_id__in=tables, user=user).values_list("table_id", flat=True)
+    )
+    names = ", ".join(str(pk) for pk in tables)
+    message = ngettext(
+        "Your game at table %(n)s is on: finish it, or leave it, first.",
+        "Your games at tables %(n)s are on: finish them, or leave them, first.",
+        len(tables),
+    ) % {"n": names}
+    running = [{"table": pk, "seated": pk in seated} for pk in tables]
+    details = {"running": running, "seated": bool(seated)}
+    return ServiceError("game_running", message, details=details)
+
+
+def players_running_check(table: Table) -> None:
+    """Refuse the start while someone seated at ``table``, the manager aside (checked by
+    ``game_running_check``), is in as many games elsewhere as they may: they sat down before
+    that game began, and would play two at once."""
+    for seat in table.seats.filter(user__isnull=False).exclude(user_id=table.manager_id):
+        if len(games_running(seat.user, table=table)) >= settings.OKEY_GAMES_PER_ACCOUNT:
+            raise ServiceError(
+                "player_in_game",
+                _(
+                    "%(name)s is playing at another table now: start once that game is over, "
+                    "or without them."
+                )
+                % {"name": player_name(seat.user)},
+            )
 
 
 def account_lock(user) -> None:

@@ -32,7 +32,7 @@ from games.errors import ServiceError
 from games.models import Game, Hand, Seat, Table
 from games.table import seeds
 from games.table.changes import table_bump, table_lock, version_check
-from games.table.create import game_running_check
+from games.table.create import game_running_check, players_running_check
 from games.table.deadlines import START_SECONDS
 from games.table.invites import reserved_refusal, seats_reserved
 from games.table.results import results_write
@@ -50,6 +50,7 @@ def table_start(*, table_id, user, expected_version=None) -> int:
         if table.status != Table.Status.OPEN:
             raise ServiceError("not_open", _("This game has already started."))
         game_running_check(user, table)
+        players_running_check(table)
         return countdown_begin(game, table)
 
 

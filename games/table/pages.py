@@ -64,6 +64,15 @@ def _refusal(request, table_id, error: ServiceError):
     return redirect("games:table", table_id)
 
 
+def _running_card(request, table_id, error: ServiceError):
+    """Refused while another game of the player's runs (htmx): not the passing message over the
+    header, but which tables, a link to each, a way to leave them, and back here after."""
+    metrics.refusal_count(error.code)
+    back = reverse("games:table", args=[table_id])
+    ctx = {"running": {"message": error.message, "back": back, **error.details}}
+    return HttpResponse(render_to_string("games/table.html#game_running", ctx, request))
+
+
 def _done(request, url_name, *args):
     """After a change: htmx pages go to ``url_name`` themselves; plain forms are redirected."""
     url = reverse(url_name, args=args)
@@ -102,6 +111,8 @@ def table_sit(request, table_id):
     try:
         seat_take(table_id=table_id, user=request.user, index=index)
     except ServiceError as e:
+        if e.code == "game_running" and request.htmx:
+            return _running_card(request, table_id, e)
         return _refusal(request, table_id, e)
     return _done(request, "games:table", table_id)
 
@@ -141,12 +152,7 @@ def table_start(request, table_id):
         lifecycle.table_start(table_id=table_id, user=request.user)
     except ServiceError as e:
         if e.code == "game_running" and request.htmx:
-            # not the passing message over the header: which table, a link, a way to leave it
-            metrics.refusal_count(e.code)
-            back = reverse("games:table", args=[table_id])  # after leaving it, start here
-            running = {"message": e.message, "back": back, **e.details}
-            ctx = {"running": running}
-            return HttpResponse(render_to_string("games/table.html#game_running", ctx, request))
+            return _running_card(request, table_id, e)
         return _refusal(request, table_id, e)
     if request.htmx:
         return HttpResponse(status=204)  # the countdown reaches every page through its socket

@@ -213,6 +213,32 @@ class Place:
 
 
 @dataclass(frozen=True)
+class LeaveView:
+    """What leaving the running game does to the player who asks (docs/rules.md, "Leaving a
+    rated game"): the page says it before they confirm."""
+
+    rated: bool
+    points: int  # the leaver's rating points (negative) in a rated game, else 0
+    then: str  # "bot" or "timeouts" play the seat on; "ends": nobody else is left, it ends now
+
+    @property
+    def cost(self) -> int:
+        return -self.points
+
+
+def leave_view(table: Table, seats, me: int | None) -> LeaveView | None:
+    """For the player seated at ``me`` while the game runs; None for anyone else."""
+    if me is None or table.status != Table.Status.PLAYING:
+        return None
+    policy = table.policy
+    rated = not policy.practice
+    others = any(s.user_id is not None for s in seats if s.index != me)
+    then = ("bot" if policy.bots_fill else "timeouts") if others else "ends"
+    points = engine.game_leaver_points(table.rules) if rated else 0
+    return LeaveView(rated=rated, points=points, then=then)
+
+
+@dataclass(frozen=True)
 class TableView:
     """The whole table page for one viewer (a player, a spectator or anonymous)."""
 
@@ -229,6 +255,7 @@ class TableView:
     can_start: bool
     bots_fill: bool
     invites: dict | None
+    leave: LeaveView | None = None  # the seated player's "Leave the game", while it runs
     tournament_id: int | None = None  # an arena's table: its game ends back at the arena
 
     @property
@@ -486,6 +513,7 @@ def table_view(rows: TableRows, user) -> TableView:
         can_start=can_start,
         bots_fill=bots_fill,
         invites=invites,
+        leave=leave_view(table, seats, me),
         tournament_id=table.tournament_id,
     )
 

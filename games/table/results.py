@@ -46,11 +46,17 @@ def game_results(state: engine.GameState, seats, *, rated: bool = True) -> dict:
     the game ran (``Seat.left_by``) shows its leaver, placed as the game's loser. An unrated game
     (practice, or no hand played) has no rating points to show: all are 0."""
     seats = sorted(seats, key=lambda s: s.index)
-    left = {s.index for s in seats if s.left_by_id and not s.user_id}
+    left = game_leavers(seats)
     rating = _leavers_lose(state, left)
     places = engine.game_places(rating)
-    # whole points, as the profiles store them, that sum to zero in every game
+    # whole points, as the profiles store them, that sum to zero in every game nobody left
     points = engine.game_rating_whole(rating) if rated else (0,) * state.n
+    if rated and left:
+        # a leaver pays the worst that playing on could have cost (docs/rules.md), which is
+        # never less than the game's own points for their place; the difference is not shared
+        # out: nobody gains by another's leaving more than the game itself gave them
+        worst = engine.game_leaver_points(state.options)
+        points = tuple(worst if i in left else p for i, p in enumerate(points))
     results = {
         "places": list(places),
         "points": list(points),
@@ -64,6 +70,12 @@ def game_results(state: engine.GameState, seats, *, rated: bool = True) -> dict:
     if state.options.partnership:
         results["teams"] = list(engine.team_totals(state))
     return results
+
+
+def game_leavers(seats) -> set[int]:
+    """The seats given up while the game ran: a leaver's (``Seat.left_by``) that no person has
+    taken since."""
+    return {s.index for s in seats if s.left_by_id and not s.user_id}
 
 
 def _player(seat, left: bool) -> dict:
@@ -95,10 +107,12 @@ def results_write(game: Game, table) -> None:
     """Write the results of a game that is over and update its players' profiles (caller holds
     the lock, has checked there are no results yet, and bumps the version). A game ended by
     staff before any hand counted, or a practice game (``policy.practice``), is recorded but
-    rates nobody."""
+    rates nobody; a game someone left is rated however few hands were played (its leavers
+    lose, docs/rules.md)."""
     state = engine.game_from_dict(game.state)
     seats = list(table.seats.select_related("user__profile", "left_by__profile"))
-    rated = bool(state.hands_played) and not table.policy.practice
+    counted = bool(state.hands_played) or bool(game_leavers(seats))
+    rated = counted and not table.policy.practice
     game.results = game_results(state, seats, rated=rated)
     if rated:
         r = game.results

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import ServiceError
 from games.models import Table
 from games.table.changes import table_bump, table_lock, version_check
+from games.table.create import game_running_check
 from games.table.deadlines import deadline_arm
 from games.table.guests import guest_refuse
 from games.table.invites import seat_refusal
@@ -40,6 +41,8 @@ def seat_take(*, table_id, user, index, expected_version=None) -> int:
         refusal = seat_refusal(table, seat, user)
         if refusal is not None:
             raise refusal
+        if not table.seats.filter(user=user).exists():  # a move between seats is not a new game
+            game_running_check(user, table)
         table.seats.filter(user=user).update(user=None)
         seat.user = user
         seat.save(update_fields=["user"])

@@ -369,3 +369,15 @@ def test_a_page_left_open_writes_no_more_chat(users, in_memory_layer):
     with pytest.raises(ServiceError) as e:
         chat_post(table_id=table.pk, user=stale, text="hâlâ buradayım")
     assert e.value.code == "not_signed_in" and not ChatMessage.objects.exists()
+
+
+def test_the_leaderboard_does_not_say_nobody_finished_a_game_once_its_player_is_deleted(
+    users, client
+):
+    """Issue 42: after its only ranked player was deleted the leaderboard said "nobody has
+    finished a game yet"; games were finished, and are kept (without the name)."""
+    Profile.objects.filter(user=users[0]).update(games_played=1, rating_points=4)
+    account_delete(users[0])
+    html = client.get("/en/leaderboard/").content.decode()
+    assert "Nobody has finished a game yet" not in html
+    assert "Nobody is on the leaderboard yet" in html

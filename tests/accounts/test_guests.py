@@ -99,7 +99,8 @@ def test_a_guest_signs_up_in_one_step_and_stays_logged_in(client, celery_eager, 
             "password2": PASSWORD,
         },
     )
-    assert response.status_code == 302 and response["Location"] == "/profile/"
+    # on to the game they were playing, not the profile
+    assert response.status_code == 302 and response["Location"] == f"/table/{table.pk}/"
     user = get_user_model().objects.get(pk=guest.pk)
     assert not Guest.objects.filter(user=user).exists()
     assert user.email == "deniz@example.com" and user.check_password(PASSWORD)
@@ -144,6 +145,41 @@ def test_a_guests_data_is_gone_after_cleanup_once_the_session_is_over(client):
     assert not Seat.objects.filter(user_id=guest.pk).exists()
 
 
+@pytest.mark.parametrize("path", ["/accounts/password/set/", "/accounts/email/"])
+def test_a_guest_is_offered_the_guest_signup_not_an_account_page(client, path):
+    """Issue 42, bug 3: a guest who set a password there, or added an address, had an account
+    the cleanup then deleted."""
+    guest_play(client)
+    response = client.get(path)
+    assert response.status_code == 302 and response["Location"] == "/guest/signup/"
+    response = client.post(path, {"password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 302 and response["Location"] == "/guest/signup/"
+    assert not the_guest(client).has_usable_password()
+
+
+def test_a_guest_who_can_log_in_on_their_own_is_never_deleted(client, django_user_model):
+    """However a guest came by a password or a confirmed address, the cleanup keeps them, as an
+    account: deleting them would turn their next log-in into "wrong password"."""
+    guest_play(client)
+    with_password = the_guest(client)
+    with_password.set_password(PASSWORD)
+    with_password.save()
+    client.post("/accounts/logout/")
+    other = Client()
+    guest_play(other)
+    with_address = the_guest(other)
+    EmailAddress.objects.create(user=with_address, email="ece@example.com", verified=True)
+    other.post("/accounts/logout/")
+    third = Client()
+    guest_play(third)
+    third.post("/accounts/logout/")
+    assert guests_cleanup() == 1  # only the guest with neither
+    for user in (with_password, with_address):
+        user = django_user_model.objects.get(pk=user.pk)
+        assert not guest_is(user)
+    assert Client().login(username=with_password.username, password=PASSWORD)
+
+
 def test_an_expired_guest_session_is_cleaned_up(client, settings):
     guest_play(client)
     guest = the_guest(client)
@@ -179,3 +215,10 @@ def test_the_cleanup_runs_by_itself(settings):
 
     entry = settings.CELERY_BEAT_SCHEDULE["guests-cleanup"]
     assert entry["task"] == guests_cleanup_task.name and entry["schedule"] <= 600
+
+
+def test_a_guests_profile_offers_the_signup_not_an_address_or_a_password(client):
+    guest_play(client)
+    html = client.get("/en/profile/").content.decode()
+    assert "data-guest-signup" in html and 'href="/en/guest/signup/"' in html
+    assert "/accounts/password/" not in html and "/accounts/email/" not in html

@@ -52,3 +52,23 @@ def test_a_reset_link_works_once(client, player):
     client.logout()
     again = client.get(link, follow=True)
     assert "Bu bağlantı çalışmıyor" in again.content.decode()
+
+
+def test_a_visitor_cannot_make_the_site_mail_one_address_again_and_again(client, player):
+    """Three resets an hour for one address, ten from one client (ACCOUNT_RATE_LIMITS): every
+    reset is a mail that a visitor makes the site send to someone else."""
+    for _ in range(3):
+        assert (
+            client.post("/accounts/password/reset/", {"email": "zeynep@example.com"}).status_code
+            == 302
+        )
+    refused = client.post("/accounts/password/reset/", {"email": "zeynep@example.com"})
+    assert refused.status_code == 429
+    assert len(mail.outbox) == 3
+    # other addresses from the same client: refused too once ten attempts were made
+    answers = [
+        client.post("/accounts/password/reset/", {"email": f"someone{i}@example.com"}).status_code
+        for i in range(10)
+    ]
+    assert 429 in answers and answers[-1] == 429
+    assert len(mail.outbox) <= 10

@@ -21,6 +21,19 @@ def test_the_notice_states_the_real_keeping_times(client, settings):
     assert "KVKK" in html and "GDPR" in html
 
 
+def test_the_notice_names_every_cookie_the_site_sets_and_what_a_guest_leaves(client, settings):
+    """Issue 42: it said the only cookies were a log-in and a language cookie; csrftoken (a
+    year) is set too, and guests' data went unmentioned."""
+    settings.OKEY_GUEST_SESSION = timedelta(hours=3)
+    page = client.get("/en/privacy/")
+    html = page.content.decode()
+    for name in (settings.SESSION_COOKIE_NAME, settings.LANGUAGE_COOKIE_NAME, "csrftoken"):
+        assert name in html, name
+    assert f"csrftoken, kept {settings.CSRF_COOKIE_AGE // 86400} days" in html
+    assert "A guest's log-in, name, tables and moves are deleted once the visit ends" in html
+    assert "at most 3 hours after it began" in html
+
+
 def test_the_controller_and_the_contact_are_settings(client, settings):
     html = client.get("/en/privacy/").content.decode()
     assert "The data controller is the operator of this site (testserver)." in html

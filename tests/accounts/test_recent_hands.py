@@ -94,7 +94,21 @@ def test_a_review_of_an_older_meaning_is_asked_for_again_and_counts_no_moments(
     monkeypatch.setattr(celery_app, "send_task", lambda name, args=None, **kw: asked.append(args))
     celery_app.conf.task_always_eager = False
     (row,) = [h for h in recent_hands(users[1], users[1]) if h.table_id == public.pk]
-    assert row.moments == 0 and (hand.pk,) in asked
+    assert row.moments is None and (hand.pk,) in asked  # "not yet reviewed", not a wrong 0
     hand_review_make(hand_id=hand.pk)
     (row,) = [h for h in recent_hands(users[1], users[1]) if h.table_id == public.pk]
     assert row.moments == own
+
+
+def test_a_hand_not_yet_reviewed_says_so_instead_of_no_moments(
+    client, users, two_tables, monkeypatch
+):
+    """Issue 42: the "moments" column showed 0 for hands whose review was not made yet."""
+    monkeypatch.setattr(celery_app, "send_task", lambda *args, **kwargs: None)
+    celery_app.conf.task_always_eager = False  # the reviews' worker has not made them yet
+    client.force_login(users[1])
+    html = client.get("/en/profile/").content.decode()
+    assert html.count("data-not-reviewed") == 2 and "not yet reviewed" in html
+    client.get(reverse("games:review", args=[two_tables[0].pk, 1]))  # opened: made now
+    html = client.get("/en/profile/").content.decode()
+    assert html.count("data-not-reviewed") == 1

@@ -169,7 +169,7 @@ def test_a_guest_plays_a_practice_game_without_an_account_then_signs_up_in_one_s
         page.get_by_label("Şifre", exact=True).fill(PASSWORD)
         page.get_by_label("Şifre (tekrar)").fill(PASSWORD)
         page.get_by_role("button", name="Kaydol").click()
-        expect(page).to_have_url(server.url + "/profile/")
+        expect(page).to_have_url(table_url)  # on to their game, not the profile
         expect(page.locator(".nav-player")).to_have_text("Misafir Deniz")  # logged in
         assert Guest.objects.count() == 0
         deadline = time.monotonic() + 10

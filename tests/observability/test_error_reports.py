@@ -18,7 +18,8 @@ ADMIN = ("Ayşe Yılmaz", "ayse@example.com")
 
 
 @pytest.fixture
-def production(settings):
+def production(settings, celery_eager):
+    """DEBUG off; the report's mail task (the `mail` queue's) runs here, at once."""
     settings.DEBUG = False
     settings.ADMINS = [ADMIN]
     settings.SECRET_KEY = "s3cret-key-that-must-never-travel-" + "x" * 20

@@ -266,3 +266,16 @@ def test_no_invite_card_where_nobody_can_be_invited(client, users, in_memory_lay
     assert 'id="invites"' in client.get(f"/table/{done.pk}/").content.decode()
     Table.objects.filter(pk=done.pk).update(status=Table.Status.FINISHED)
     assert 'id="invites"' not in client.get(f"/table/{done.pk}/").content.decode()
+
+
+def test_an_esli_table_of_bots_offers_team_names_not_invites(client, users, in_memory_layer):
+    """Issue 42: a practice table full of bots showed "invite players" where nobody can be
+    invited; its teams may still be named."""
+    from games.lobby.quick import practice_open
+
+    client.force_login(users[0])
+    table = practice_open(users[0], "esli")
+    html = client.get(f"/en/table/{table.pk}/").content.decode()
+    assert 'id="invites"' in html and "team-names-form" in html
+    assert "Invite your partner and opponents" not in html and "Invite players" not in html
+    assert "Every seat is taken or reserved" not in html

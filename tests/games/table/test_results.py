@@ -37,9 +37,10 @@ def test_a_duz_leaver_takes_the_last_place_even_with_the_best_count(users, fixed
     assert seat.user is None and seat.is_bot and seat.left_by == users[1]
     results = game_over(table, [10, 2, 15, 20])  # the leaver's 2 would have won
     assert results["places"] == [1, 4, 2, 3]
-    assert results["points"] == [4, -4, 2, -2]  # 2 hands: +2H, -2H, +H, -H
+    # 2 hands: +2H, +H, -H for the others; the leaver -2 x 8, the last place over the whole game
+    assert results["points"] == [4, -16, 2, -2]
     assert results["players"][1] == {"user": users[1].pk, "bot": False, "name": "player2"}
-    assert rating(users[1]) == -4 and rating(users[0]) == 4
+    assert rating(users[1]) == -16 and rating(users[0]) == 4
     assert PlayerResult.objects.get(user=users[1]).place == 4
 
 
@@ -56,8 +57,8 @@ def test_leavers_on_both_esli_teams_make_a_draw(users, fixed_seed):
     seat_leave(table_id=table.pk, user=users[2])
     seat_leave(table_id=table.pk, user=users[1])
     results = game_over(table, [1, 20, 1, 20], hands=8)
-    assert results["points"] == [0, 0, 0, 0]
-    assert rating(users[2]) == 0
+    assert results["points"] == [0, -8, -8, 0]  # a draw for the others; each leaver loses
+    assert rating(users[2]) == -8 and rating(users[0]) == 0
 
 
 def test_without_bots_a_leavers_seat_is_played_by_the_timeouts(users, fixed_seed):
@@ -77,9 +78,48 @@ def test_the_last_person_to_leave_ends_the_game_and_loses_it(users, fixed_seed):
     game.refresh_from_db()
     assert game.status == Game.Status.OVER and not game.results.get("staff")
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
-    assert game.results["places"] == [2, 1] and rating(users[0]) == -1
+    # the last place over the whole game (8 hands), not over the one hand played
+    assert game.results["places"] == [2, 1] and rating(users[0]) == -8
     hand = game.hands.get()
     assert hand.over and hand.result["left"] and "staff" not in hand.result
+
+
+def test_leaving_in_the_first_hand_costs_the_worst_result_of_playing_it_out(users, fixed_seed):
+    """Issue 42, bug 4: leaving a rated game against bots in its first hand ended it unrated."""
+    table = game_started(table_create(manager=users[0], options={"bots_fill": True}))
+    seat_leave(table_id=table.pk, user=users[0])
+    game = Game.objects.get(table=table)
+    assert game.status == Game.Status.OVER and game.results["rated"] is True
+    assert game.results["points"][0] == -16  # 4 players: -2 x 8 hands
+    assert rating(users[0]) == -16
+    assert PlayerResult.objects.get(user=users[0]).points == -16
+
+
+@pytest.mark.parametrize(
+    ("seats", "mode", "worst"), [(4, "duz", -2), (3, "duz", -1), (2, "duz", -1), (4, "esli", -1)]
+)
+def test_leaving_never_costs_less_than_the_last_place_of_the_whole_game(
+    users, fixed_seed, seats, mode, worst
+):
+    """Whenever a player leaves and however the game then goes, the worst result of playing it
+    out (the last place over all its hands) is what they get."""
+    options = {"seats": seats, "mode": mode, "hand_limit": 5}
+    table = game_started(table_full(users[:seats], **options))
+    seat_leave(table_id=table.pk, user=users[1])
+    for hands, counts in ((1, [20, -3, 20, 20]), (5, [30, 2, 40, 41])):
+        Game.objects.filter(table=table).update(results=None)
+        PlayerResult.objects.filter(game__table=table).delete()
+        results = game_over(table, counts[:seats], hands=hands)
+        assert results["points"][1] == worst * 5
+
+
+def test_leaving_a_practice_game_costs_nothing(users, fixed_seed):
+    table = game_started(
+        table_create(manager=users[0], options={"practice": True, "bots_fill": True})
+    )
+    seat_leave(table_id=table.pk, user=users[0])
+    game = Game.objects.get(table=table)
+    assert game.results["rated"] is False and rating(users[0]) == 0
 
 
 def test_a_practice_game_shows_no_rating_points(users, fixed_seed):
@@ -96,7 +136,7 @@ def test_a_game_left_is_no_longer_the_managers_running_game(users, settings, fix
     with pytest.raises(ServiceError) as e:
         table_start(table_id=lone.pk, user=users[0])
     assert e.value.code == "game_running"
-    assert e.value.details == {"table": running.pk, "seated": True}
+    assert e.value.details == {"running": [{"table": running.pk, "seated": True}], "seated": True}
     assert str(running.pk) in str(e.value.message)
     seat_leave(table_id=running.pk, user=users[0])
     table_start(table_id=lone.pk, user=users[0])
