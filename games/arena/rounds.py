@@ -18,7 +18,7 @@ from games.arena.entrants import tournament_lock
 from games.arena.pairing import Waiting, pool_pair
 from games.arena.publish import seated_publish, standings_changed
 from games.arena.results import tournament_finish_if_done
-from games.models import Entrant, Table, Tournament
+from games.models import Entrant, Seat, Table, Tournament
 from games.table.lifecycle import table_seated_start
 
 logger = logging.getLogger(__name__)
@@ -85,6 +85,15 @@ def tournament_pair(*, tournament_id: int, now=None) -> int:
             .filter(tournament=t, active=True, table__isnull=True)
             .order_by("pk")
         )
+        # someone at another table under way (a game of their own, another arena) waits until
+        # it is over: nobody is ever seated at two tables at once
+        busy = set(
+            Seat.objects.filter(
+                user_id__in=[e.user_id for e in waiting],
+                table__status__in=(Table.Status.STARTING, Table.Status.PLAYING),
+            ).values_list("user_id", flat=True)
+        )
+        waiting = [e for e in waiting if e.user_id not in busy]
         if not waiting:
             return 0
         pool = [

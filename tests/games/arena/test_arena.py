@@ -172,6 +172,18 @@ def test_the_tick_seats_the_pool_at_started_tables_of_four_never_twice(players):
     assert tournaments_tick() == 0  # nobody waits any more
 
 
+def test_a_player_at_another_table_under_way_waits_until_it_is_over(players):
+    from tests.games.conftest import game_started, table_full
+
+    t = joined(arena(), players[:5])  # players[0] has waited longest: seated first otherwise
+    elsewhere = game_started(table_full([players[0], *players[5:8]]))
+    assert tournament_pair(tournament_id=t.pk) == 1
+    assert entrant(t, players[0]).table_id is None  # still at their own game
+    seated = {s.user_id for s in tables_of(t)[0].seats.all()}
+    assert seated == {u.pk for u in players[1:5]}
+    assert elsewhere.seats.filter(user=players[0]).exists()
+
+
 def test_bots_take_the_seats_only_when_the_tournament_allows_them(players):
     t = joined(arena(), players[:2])
     assert tournament_pair(tournament_id=t.pk, now=timezone.now() + timedelta(seconds=30)) == 0
