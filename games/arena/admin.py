@@ -25,8 +25,11 @@ RULE_FIELDS = [name for name in TableForm.base_fields if name not in NOT_CHOSEN]
 
 
 def _rule_fields(form_class) -> None:
+    """The lobby form's rule fields on ``form_class``, declared ones: the admin makes its own
+    subclass of the form, which keeps the declared fields and the model's."""
     for name in RULE_FIELDS:
-        form_class.base_fields[name] = copy.deepcopy(TableForm.base_fields[name])
+        field = copy.deepcopy(TableForm.base_fields[name])
+        form_class.declared_fields[name] = form_class.base_fields[name] = field
 
 
 def _options(data) -> dict:

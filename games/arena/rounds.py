@@ -8,6 +8,7 @@ same work, and a player seated by one is no longer in the pool of the next).
 """
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -54,6 +55,11 @@ def entrants_free(tournament_id: int) -> int:
     return n
 
 
+def _just_passed(moment, now) -> bool:
+    """``moment`` fell within the last two ticks (one of them may have been lost)."""
+    return timedelta(0) <= now - moment < timedelta(seconds=2 * settings.OKEY_ARENA_TICK_SECONDS)
+
+
 def forbidden_pairs(user_ids: list[int]) -> frozenset:
     """The pairs of players who must never share a table (one blocked the other). Blocking is
     the social room's (issue 46); until it exists nobody has blocked anybody."""
@@ -69,6 +75,9 @@ def tournament_pair(*, tournament_id: int, now=None) -> int:
         if t.finished or now < t.starts:
             return 0
         freed = entrants_free(t.pk)
+        if _just_passed(t.starts, now) or _just_passed(t.ends, now):
+            # the pages' countdowns reached the start or the end: they now say what follows
+            transaction.on_commit(lambda: standings_changed(t.pk))
         if now >= t.ends:
             if freed:
                 transaction.on_commit(lambda: standings_changed(t.pk))

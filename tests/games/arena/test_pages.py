@@ -2,6 +2,7 @@
 htmx, the standings pushed to every page (at most once a second), a seated player sent to
 their table, a game's end pointing back to the tournament."""
 
+import asyncio
 import functools
 from datetime import timedelta
 
@@ -9,6 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
@@ -86,7 +88,7 @@ def run_async(fn):
 
 async def connect(t, user):
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/arena/{t.pk}/?lang=en")
-    comm.scope["user"] = user
+    comm.scope["user"] = user if user is not None else AnonymousUser()
     connected, _ = await comm.connect()
     assert connected
     first = await comm.receive_from(timeout=5)
@@ -141,3 +143,16 @@ def test_a_tournament_tables_result_points_back_to_the_tournament(client, player
     client.force_login(players[0])
     html = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert "games/arena.js" in html
+
+
+@pytest.mark.django_db(transaction=True)
+@run_async
+async def test_the_pages_hear_of_the_start_from_the_first_tick_after_it(players):
+    t = await sync_to_async(arena)(starts=timezone.now() + timedelta(seconds=1))
+    sock = await connect(t, None)
+    await asyncio.sleep(1.1)
+    await sync_to_async(cache.clear)()
+    await sync_to_async(tournament_pair)(tournament_id=t.pk)
+    frame = await sock.receive_from(timeout=5)
+    assert "Ends in" in frame
+    await sock.disconnect()
