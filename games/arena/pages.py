@@ -38,7 +38,9 @@ def _answer(request, t, error: ServiceError | None):
         ctx = {"t": t, "own": own_view(t, request.user), "state": tournament_context(t)["state"]}
         ctx["error"] = error.message if error else ""
         html = render_to_string("games/arena/own.html", ctx, request=request)
-        return HttpResponse(html, status=429 if error and error.code == "too_fast" else 200)
+        # 200 even for a refusal: htmx swaps no answer of an error status, and the box must
+        # show why nothing changed
+        return HttpResponse(html)
     if error is not None:
         messages.error(request, error.message)
     return redirect("games:tournament", t.pk)

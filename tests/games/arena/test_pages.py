@@ -58,6 +58,19 @@ def test_join_and_pause_by_plain_forms_and_htmx(client, players):
 
 
 @pytest.mark.django_db
+def test_a_refusal_is_shown_in_the_players_box(client, players):
+    t = arena()
+    client.force_login(players[0])
+    join = reverse("games:tournament_join", args=[t.pk])
+    pause = reverse("games:tournament_pause", args=[t.pk])
+    for i in range(12):
+        client.post(join if i % 2 == 0 else pause, HTTP_HX_REQUEST="true")
+    r = client.post(join, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and 'role="alert"' in r.content.decode()
+    assert not Entrant.objects.get(user=players[0]).active
+
+
+@pytest.mark.django_db
 def test_a_visitor_is_sent_to_log_in_and_joins_nothing(client, players):
     t = arena()
     r = client.post(reverse("games:tournament_join", args=[t.pk]))
