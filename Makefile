@@ -50,4 +50,6 @@ lock:
 check-deploy:
 	@bin/ensure-venv
 	DEBUG=0 SECRET_KEY="$$(.venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
-	    ALLOWED_HOSTS=okey.example.com .venv/bin/python manage.py check --deploy
+	    ALLOWED_HOSTS=okey.example.com DATABASE_URL="$${DATABASE_URL:-sqlite:///$$PWD/var/okey.sqlite3}" \
+	    REDIS_URL="$${REDIS_URL:-unix://$$PWD/var/redis.sock}" EMAIL_URL="$${EMAIL_URL:-consolemail://}" \
+	    .venv/bin/python manage.py check --deploy

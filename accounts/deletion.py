@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import ServiceError
 from games.models import StaffAction
 from games.players import player_games_erase, player_tables_leave
+from games.table.publish import account_sockets_close
 
 from .models import Profile
 
@@ -115,6 +116,7 @@ def account_delete(user) -> StaffAction:
     if again:
         action.details["tables_left"] += again
         action.save(update_fields=["details"])
+    account_sockets_close(user.pk)  # their open pages stop hearing their tables
     return action
 
 

@@ -218,6 +218,7 @@ def revive(stack: procs.Stack, port: int) -> list[str]:
         ("daphne", "web"),
         ("worker", "worker"),
         ("reviews", "reviews"),
+        ("mail", "mail"),
         ("beat", "beat"),
     ):
         live = [p for p in stack.popen.get(role, []) if p.poll() is None]
@@ -360,6 +361,7 @@ def main(argv=None):
         stack.proc_start("web", port=args.port)
         stack.proc_start("worker")
         stack.proc_start("reviews")
+        stack.proc_start("mail")
         stack.proc_start("beat")
         procs.http_wait(f"http://127.0.0.1:{args.port}/healthz", 90)
         accounts.django_setup(env)

@@ -4,7 +4,7 @@
     nice .venv/bin/python bench/health_bench.py --requests 500 --port 8551
 
 It starts one daphne (deploy/programs.conf's web, DEBUG=0, on --port, default 8550) and the Celery
-worker on their own PostgreSQL database (okey_load_health, recreated) and Redis (--redis-url),
+workers and beat on their own PostgreSQL database (okey_load_health, recreated) and Redis (--redis-url),
 waits for /healthz (the deep check) to answer 200, then asks /healthz/live and /healthz/ready
 --requests times each, one after another, each on a new connection as a load balancer's checker
 does, and the deep /healthz --deep times. Then it kills the worker with SIGKILL, as the OOM killer
@@ -92,7 +92,9 @@ def main(argv=None) -> None:
         stack.prepare()
         stack.proc_start("web", port=args.port)
         worker = stack.proc_start("worker")
-        procs.http_wait(f"http://127.0.0.1:{args.port}/healthz", timeout=120)  # the worker too
+        for role in ("reviews", "mail", "beat"):  # the deep check asks every queue and beat
+            stack.proc_start(role)
+        procs.http_wait(f"http://127.0.0.1:{args.port}/healthz", timeout=120)  # the workers too
         measure(args.port, "/healthz/ready", 50)  # warm up: the first requests import and connect
         result["worker_up"] = phase(args.port, args.requests, args.deep)
         worker.send_signal(signal.SIGKILL)

@@ -281,6 +281,7 @@ class Invite(models.Model):
         ACCEPTED = "accepted", _("accepted")
         EXPIRED = "expired", _("expired")
         CANCELLED = "cancelled", _("cancelled")
+        DECLINED = "declined", _("declined")  # by whoever holds the link (cancelled_at: when)
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invites")
     seat_index = models.PositiveSmallIntegerField()  # 0-based, like Seat.index

@@ -9,6 +9,7 @@ games.names) and removes what was theirs alone: chat lines, invites they sent.
 
 from django.db.models import Q
 
+from games import engine
 from games.errors import ServiceError
 from games.labels import mode_label
 from games.models import (
@@ -120,6 +121,7 @@ def _hands(user) -> list[dict]:
     for hand in hands:
         mine = moves_of.get(hand.pk, [])
         seat = mine[0].seat if mine else seat_of.get(hand.game.table_id)
+        drawn = _drawn_tiles(hand, mine)
         out.append(
             {
                 "table": hand.game.table_id,
@@ -135,7 +137,7 @@ def _hands(user) -> list[dict]:
                     {
                         "number": m.seq,
                         "kind": m.kind,
-                        "tile": m.tile or None,
+                        "tile": m.tile or drawn.get(m.seq),
                         "automatic": m.auto,
                         "time": _when(m.created),
                     }
@@ -143,6 +145,24 @@ def _hands(user) -> list[dict]:
                 ],
             }
         )
+    return out
+
+
+def _drawn_tiles(hand: Hand, mine: list[Move]) -> dict[int, str]:
+    """The tile of each of the player's draws and takes, by the move's number: the log keeps no
+    tile for a draw (the stock is secret from everyone else), but the tile is the player's own,
+    who saw it. Worked out by replaying the hand's log from its deal, here on the server."""
+    wanted = {m.seq for m in mine if m.kind in ("draw", "take") and not m.tile}
+    if not wanted:
+        return {}
+    state = engine.deal(bytes(hand.seed), hand.game.table.rules, hand.first_seat)
+    out = {}
+    for move in hand.moves.order_by("seq"):
+        state = engine.hand_apply(state, engine.move_from_dict(move.as_engine_dict()))
+        if move.seq in wanted and state.drawn is not None:
+            out[move.seq] = engine.format_tile(state.drawn)
+        if len(out) == len(wanted):
+            break
     return out
 
 

@@ -43,38 +43,79 @@ def libpq_env(database: dict) -> dict:
     return env
 
 
+def _tool(argv: list[str], env: dict, what: str) -> str:
+    """Run one of PostgreSQL's tools; its own message, not a traceback, when it fails."""
+    try:
+        done = subprocess.run(argv, env=env, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise BackupError(
+            f"{argv[0]} is not installed: install PostgreSQL's client tools (postgresql-client)"
+        ) from None
+    if done.returncode != 0:
+        raise BackupError(f"{what} failed: {done.stderr.strip() or done.stdout.strip()}")
+    return done.stdout
+
+
 def database_backup(path: Path, database: dict | None = None) -> Path:
+    """Dump the database to ``path``, readable by its owner only (mode 0600): a dump holds the
+    password hashes, the sessions and everything the players wrote."""
     env = libpq_env(database or settings.DATABASES["default"])
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     # written under another name and renamed when whole: a backup that failed half-way never
     # sits where a good one is expected
     draft = path.with_name(path.name + ".partial")
-    subprocess.run(["pg_dump", "--format=custom", "--file", str(draft)], env=env, check=True)
+    draft.unlink(missing_ok=True)
+    # created 0600 here, before pg_dump writes into it (it keeps an existing file's mode)
+    os.close(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    try:
+        _tool(["pg_dump", "--format=custom", "--file", str(draft)], env, "pg_dump")
+    except BackupError:
+        draft.unlink(missing_ok=True)
+        raise
     draft.rename(path)
     return path
 
 
 def database_is_empty(env: dict) -> bool:
-    tables = subprocess.run(
+    tables = _tool(
         ["psql", "-X", "-A", "-t", "-c",
          "SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')"],
-        env=env, check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
+        env, f"connecting to the database {env.get('PGDATABASE')}",
+    ).strip()  # fmt: skip
     return tables == "0"
+
+
+def may_create_tables(env: dict) -> bool:
+    """Whether the role may create tables in schema public: from PostgreSQL 15 on only the
+    database's owner may, and a database made by `createdb` as the superuser is the superuser's."""
+    answer = _tool(
+        ["psql", "-X", "-A", "-t", "-c", "SELECT has_schema_privilege('public', 'CREATE')"],
+        env, f"connecting to the database {env.get('PGDATABASE')}",
+    ).strip()  # fmt: skip
+    return answer == "t"
 
 
 def database_restore(path: Path, database: dict | None = None) -> None:
     env = libpq_env(database or settings.DATABASES["default"])
     if not path.is_file():
         raise BackupError(f"no backup at {path}")
+    name, role = env.get("PGDATABASE"), env.get("PGUSER") or "the site's role"
     if not database_is_empty(env):
         raise BackupError(
-            f"the database {env.get('PGDATABASE')} has tables: restore into an empty one "
-            "(createdb a new one, or dropdb and createdb the old one with the site stopped)"
+            f"the database {name} has tables: restore into an empty one "
+            f"(createdb -O {role} a new one, or dropdb and createdb -O {role} the old one with "
+            "the site stopped)"
+        )
+    if not may_create_tables(env):
+        raise BackupError(
+            f"{role} may not create tables in the database {name} (schema public): since "
+            "PostgreSQL 15 only the database's owner may. Make it the owner, as the superuser: "
+            f"`createdb -O {role} {name}` for a new one, or `psql -c 'ALTER DATABASE {name} "
+            f"OWNER TO {role}'` for this one"
         )
     # --no-owner: the tables belong to whoever restores, whatever role made them
-    subprocess.run(
+    _tool(
         ["pg_restore", "--no-owner", "--exit-on-error", "--single-transaction",
-         "--dbname", env["PGDATABASE"], str(path)],
-        env=env, check=True,
+         "--dbname", name, str(path)],
+        env, "pg_restore",
     )  # fmt: skip

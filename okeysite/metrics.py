@@ -8,7 +8,8 @@ What this process counts as it goes (games.metrics: moves, broadcast times, open
 errors) is joined, when asked, by what is read then: the length of each Celery queue and how
 long its oldest task has waited past its due time (okeysite.celery stamps each task with the
 time it was sent), and how many tables' deadlines are overdue (the server should have acted).
-Each daphne process answers for itself: Prometheus scrapes every one.
+Each daphne process answers for itself: Prometheus scrapes every one, each through its own
+socket (deploy/programs.conf, README "Metrics").
 """
 
 import hmac
@@ -44,9 +45,10 @@ def _allowed(request) -> bool:
     if token:
         given = request.headers.get("Authorization", "")
         return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
-    return is_loopback(request.META.get("REMOTE_ADDR", "")) and not request.headers.get(
-        "X-Forwarded-For"
-    )
+    # no address at all: the request came through a daphne's own unix socket
+    # (deploy/programs.conf), which only this machine can reach
+    peer = request.META.get("REMOTE_ADDR")
+    return (peer is None or is_loopback(peer)) and not request.headers.get("X-Forwarded-For")
 
 
 def task_lag(message: bytes, now: float) -> float:

@@ -2,7 +2,8 @@
 
 With nothing set the site runs on SQLite (var/okey.sqlite3, WAL) and on a private Redis listening
 on the unix socket var/redis.sock, which `make run` starts and stops itself. Production sets
-DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
+DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, REDIS_URL and EMAIL_URL, and refuses to start
+without any of them.
 """
 
 import os
@@ -49,6 +50,9 @@ def _installation_key() -> str:
 
 
 DEBUG = env("DEBUG")
+# Older keys still accepted for what they signed (sessions, reset links) while a new SECRET_KEY
+# takes over, and for the second factors' secrets until `manage.py mfa_rekey` (README, "Keys")
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
 if DEBUG:
     # With DEBUG on the site answers loopback clients only (okeysite.clients.LoopbackOnly).
     SECRET_KEY = env.str("SECRET_KEY", default="") or _installation_key()
@@ -58,6 +62,20 @@ if DEBUG:
 else:
     SECRET_KEY = env.str("SECRET_KEY")  # required: raises ImproperlyConfigured when missing
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
+    # Production says where its data, its messages and its mail go. Unset, each fell back in
+    # silence to `make run`'s: SQLite under var/, a Redis socket under var/, and every e-mail,
+    # password-reset links included, written into the logs. Such a fallback is kept only when
+    # written out (e.g. EMAIL_URL=consolemail://).
+    for _name, _fallback in (
+        ("DATABASE_URL", f"sqlite:///{VAR_DIR / 'okey.sqlite3'}"),
+        ("REDIS_URL", f"unix://{VAR_DIR / 'redis.sock'}"),
+        ("EMAIL_URL", "consolemail://"),
+    ):
+        if not env.str(_name, default=""):
+            raise ImproperlyConfigured(
+                f"Set the {_name} environment variable: with DEBUG=0 the site does not fall back "
+                f"to {_fallback} unless told so ({_name}={_fallback})"
+            )
 
 INSTALLED_APPS = [
     "daphne",
@@ -278,6 +296,10 @@ CELERY_TASK_TIME_LIMIT = env.int("TASK_TIME_LIMIT", default=90)
 CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=2)
 CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("WORKER_MAX_TASKS_PER_CHILD", default=1000)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Beat writes a heartbeat into Redis at each tick (okeysite.beat); the deep health check says
+# "beat": "error" once the last one is older than this.
+CELERY_BEAT_SCHEDULER = "okeysite.beat:HeartbeatScheduler"
+OKEY_BEAT_STALE_SECONDS = env.float("BEAT_STALE_SECONDS", default=30.0)
 # The sweep does whatever a lost task left undone at any table (games.timers.sweep). A sweep
 # not started within its own period is dropped: the next one does the same work.
 OKEY_SWEEP_SECONDS = env.float("OKEY_SWEEP_SECONDS", default=3.0)
@@ -387,6 +409,12 @@ ACCOUNT_RATE_LIMITS = {
 # players may. Once enrolled, the log-in asks for a code after the password.
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Okey"
+# The apps' TOTP secrets and the recovery codes' seeds are encrypted in the database
+# (accounts.mfa) under MFA_ENCRYPTION_KEYS (comma-separated Fernet keys, the first encrypts), or,
+# unset, keys derived from SECRET_KEY and SECRET_KEY_FALLBACKS: a backup alone cannot make a
+# staff member's codes.
+MFA_ADAPTER = "accounts.mfa.MFAAdapter"
+OKEY_MFA_ENCRYPTION_KEYS = env.list("MFA_ENCRYPTION_KEYS", default=[])
 
 # --- e-mail ---------------------------------------------------------------------------------------
 # Every e-mail is sent by a task of the `mail` queue (accounts.tasks), never by a web process or

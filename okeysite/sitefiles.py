@@ -8,6 +8,7 @@ import json
 from django.conf import settings
 from django.http import FileResponse, HttpResponse
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -22,7 +23,7 @@ def manifest(request):
         "short_name": "Okey",
         "description": _("Play Düz and Eşli Okey live in the browser, with friends or bots."),
         "lang": get_language(),
-        "start_url": "/",
+        "start_url": reverse("games:lobby"),  # the lobby in the manifest's language
         "scope": "/",
         "display": "standalone",
         "background_color": BACKGROUND,

@@ -12,10 +12,12 @@ urlpatterns = [
     # Our set_language also stores the choice in a logged-in player's profile.
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("okeysite.health_urls")),
-    path("manifest.webmanifest", manifest, name="manifest"),
     path("favicon.ico", favicon, name="favicon"),
 ]
 urlpatterns += i18n_patterns(
+    # in each language (/en/manifest.webmanifest): a phone installs the site in the language of
+    # the page it was installed from
+    path("manifest.webmanifest", manifest, name="manifest"),
     path("admin/", admin.site.urls),
     # before allauth's own: a guest is sent to the guest sign-up from these (accounts.guest_pages)
     path("accounts/password/set/", guest_pages.password_set, name="account_set_password"),

@@ -6,6 +6,7 @@ import os
 import secrets
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -50,10 +51,14 @@ def settings_in(env_extra, tmp_path) -> dict:
 
 
 def production_env(**extra):
+    """What production must set (the database and Redis named, not reached, by these tests)."""
     return {
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "okey.example.com",
+        "DATABASE_URL": f"sqlite:///{tempfile.gettempdir()}/okey-settings-test.sqlite3",
+        "REDIS_URL": "redis://127.0.0.1:6379/0",
+        "EMAIL_URL": "consolemail://",
         **extra,
     }
 
@@ -143,13 +148,31 @@ def test_production_turns_on_secure_cookies_and_hsts(tmp_path):
     assert s["SECURE_SSL_REDIRECT"] is True
 
 
-@pytest.mark.parametrize("missing", ["SECRET_KEY", "ALLOWED_HOSTS"])
+@pytest.mark.parametrize(
+    "missing", ["SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "EMAIL_URL"]
+)
 def test_production_refuses_to_start_without(missing, tmp_path):
+    """No silent fallback with DEBUG=0: SQLite under var/, a local Redis socket, e-mails (reset
+    links included) written into the logs."""
     env = production_env()
     del env[missing]
     proc = run([sys.executable, "manage.py", "check"], env, tmp_path)
     assert proc.returncode != 0
     assert f"Set the {missing} environment variable" in proc.stderr
+
+
+def test_production_keeps_a_fallback_only_when_it_is_written_out(tmp_path):
+    s = settings_in(
+        production_env(
+            DATABASE_URL=f"sqlite:///{tmp_path}/okey.sqlite3",
+            REDIS_URL=f"unix://{tmp_path}/redis.sock",
+            EMAIL_URL="consolemail://",
+        ),
+        tmp_path,
+    )
+    assert s["DATABASES"]["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert s["REDIS_URL"] == f"unix://{tmp_path}/redis.sock"
+    assert s["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
 
 
 def test_check_deploy_is_clean_in_production(tmp_path):

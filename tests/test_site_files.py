@@ -42,6 +42,17 @@ def test_the_web_manifest(client):
     assert {"192x192", "512x512"} <= sizes
     for icon in data["icons"]:
         assert finders.find(icon["src"].removeprefix("/static/")), icon
+    assert data["lang"] == "tr"
+
+
+@pytest.mark.django_db
+def test_the_web_manifest_speaks_the_pages_language(client):
+    """Issue 42: the manifest was Turkish only."""
+    data = json.loads(client.get("/en/manifest.webmanifest").content)
+    assert data["lang"] == "en" and data["start_url"] == "/en/"
+    assert data["description"].startswith("Play Düz and Eşli Okey")
+    html = client.get("/en/leaderboard/").content.decode()
+    assert '<link rel="manifest" href="/en/manifest.webmanifest">' in html
 
 
 @pytest.mark.django_db
@@ -53,8 +64,9 @@ def test_favicon_ico_is_answered(client):
 
 @pytest.mark.django_db
 def test_every_page_links_its_icons_and_says_what_it_is(client):
-    html = client.get("/en/leaderboard/").content.decode()
+    html = client.get("/leaderboard/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    html = client.get("/en/leaderboard/").content.decode()
     assert 'rel="apple-touch-icon"' in html and html.count('rel="icon"') == 1
     assert '<meta name="description" content="Play Düz and Eşli Okey live' in html
     assert '<meta property="og:url" content="http://testserver/en/leaderboard/">' in html

@@ -45,6 +45,7 @@ def site_env(database_url: str, redis_url: str, *, debug: bool = False, **extra)
     env.update(
         DATABASE_URL=database_url,
         REDIS_URL=redis_url,
+        EMAIL_URL=env.get("EMAIL_URL", "consolemail://"),  # production must name it
         DEBUG="1" if debug else "0",
         SECRET_KEY=env.get("SECRET_KEY") or secrets.token_urlsafe(50),
         ALLOWED_HOSTS="127.0.0.1,localhost",
@@ -184,18 +185,19 @@ class Stack:
             subprocess.run(argv, cwd=ROOT, env=self.env, check=True, stdout=subprocess.DEVNULL)
 
     def site_run(self, host: str, port: int) -> None:
-        """bin/run itself: supervisord with web, worker, reviews, beat (and announce)."""
+        """bin/run itself: supervisord with web, worker, reviews, mail, beat (and announce)."""
         self.env.update(HOST=host, PORT=str(port))
         self._spawn("run", ["bin/run"])
         http_wait(f"http://{host}:{port}/healthz")
 
     def proc_start(self, role: str, host: str = "127.0.0.1", port: int = 0):
-        """One process of deploy/programs.conf (web, worker, reviews or beat) on its own; a web
+        """One process of deploy/programs.conf (web, worker, reviews, mail or beat) on its own; a web
         listens on ``port`` itself, in place of the socket that supervisord would hand it."""
         env = dict(self.env, OKEY_VENV=str(Path(VENV_BIN).parent))
         command = program_commands(env)[role]
         if role == "web":
             command = command.replace("--fd 0", f"-b {host} -p {port}")
+            command = re.sub(r" -e unix:\S+", "", command)  # no socket of its own here
         return self._spawn(
             {"web": "daphne"}.get(role, role),
             shlex.split(command),

@@ -21,6 +21,7 @@ from games.invites.services import (
     SESSION_KEY,
     invite_accept,
     invite_create,
+    invite_decline,
     invite_find,
     invite_refusal,
 )
@@ -186,6 +187,14 @@ def invite_open(request, token):
         return _refused(request, refusal, invite)
     # kept for the way back from sign-up, log-in or e-mail confirmation (invite/continue/)
     request.session[SESSION_KEY] = token
+    if request.method == "POST" and request.POST.get("decline"):
+        try:
+            invite = invite_decline(token=token)
+        except ServiceError as e:
+            return _refused(request, e, invite)
+        request.session.pop(SESSION_KEY, None)
+        ctx = {**_invite_context(invite), "declined": True}
+        return render(request, "games/invite.html", ctx)
     if request.method == "POST":
         if user is None:
             return redirect(reverse("account_login") + "?" + urlencode({"next": request.path}))

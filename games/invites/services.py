@@ -246,6 +246,25 @@ def invite_cancel(*, invite_id, user) -> Invite:
     return invite
 
 
+def invite_decline(*, token) -> Invite:
+    """Whoever holds the link says no, signed in or not (the link is the proof, as it is for
+    taking the seat): the seat is free again at once, and the manager's card says so."""
+    found = invite_find(token)
+    if found is None:
+        raise invite_refusal(None)
+    with transaction.atomic():
+        game, table, invite = _invite_locked(found.pk)
+        if invite.token_hash != token_hash(token):  # resent meanwhile: this link is dead
+            raise invite_refusal(None)
+        refusal = invite_refusal(invite)
+        if refusal is not None:
+            raise refusal
+        invite.status, invite.cancelled_at = Invite.Status.DECLINED, timezone.now()
+        invite.save(update_fields=["status", "cancelled_at"])
+        table_bump(game, lobby=True)
+    return invite
+
+
 def invite_find(token) -> Invite | None:
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         return None
@@ -277,6 +296,8 @@ def invite_refusal(invite: Invite | None, user=None) -> ServiceError | None:
         return ServiceError(
             "invite_cancelled", _("This invitation was cancelled by the table manager.")
         )
+    if invite.status == Invite.Status.DECLINED:
+        return ServiceError("invite_declined", _("This invitation was declined."))
     if invite.state == Invite.Status.EXPIRED:
         return ServiceError(
             "invite_expired",

@@ -3,12 +3,9 @@ the fixed, friendly deal (games.table.seeds.FIRST_HAND_SEED), one hand long, wit
 It is a real practice table: the moves go through the table's one path, and the coach
 (games.learn.coaching) reads the hand as it stands."""
 
-from django.db import transaction
-
 from games.lobby.quick import practice_open
-from games.models import Game, Table
+from games.models import Table
 from games.table.create import game_running_check
-from games.table.lifecycle import game_start
 
 # Düz Okey, one hand, the longest turn the rules allow, the gentle bots; the lobby does not
 # list it (private), and it rates nobody (practice, as practice_open makes every such table).
@@ -24,7 +21,7 @@ UNFINISHED = (Table.Status.OPEN, Table.Status.STARTING, Table.Status.PLAYING)
 
 def lesson_start(user) -> Table:
     """``user``'s first-hand table: the one they have not finished yet, else a new one, dealt
-    at once (no countdown: there is nobody to wait for)."""
+    at once (practice_open: no countdown, there is nobody to wait for)."""
     mine = (
         Table.objects.filter(manager=user, status__in=UNFINISHED, options__lesson=True)
         .order_by("-pk")
@@ -33,8 +30,4 @@ def lesson_start(user) -> Table:
     if mine is not None:
         return mine
     game_running_check(user)  # not while another game of theirs runs: it would play on alone
-    with transaction.atomic():
-        table = practice_open(user, "duz", options=LESSON_OPTIONS)
-        version = Game.objects.get(table=table).version
-        game_start(table_id=table.pk, expected_version=version)
-    return table
+    return practice_open(user, "duz", options=LESSON_OPTIONS)  # dealt at once

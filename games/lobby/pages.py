@@ -68,13 +68,24 @@ def quick_play(request):
     except ServiceError as e:
         return refused_page(request, e, status=429)
     try:
-        table = table_quick_join(user=request.user, mode=request.POST.get("mode", "duz"))
+        table = table_quick_join(
+            user=request.user,
+            mode=request.POST.get("mode", "duz"),
+            turn_seconds=_whole(request.POST.get("turn_seconds")),  # a guest's practice pace
+        )
     except ServiceError as e:
         if e.code == "game_running":
             return running_page(request, e, back=reverse("games:lobby"))
         messages.error(request, e.message)
         return redirect("games:lobby")
     return redirect("games:table", table.pk)
+
+
+def _whole(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def running_page(request, error: ServiceError, *, back: str) -> HttpResponse:

@@ -15,7 +15,7 @@ from games.models import Seat, Table
 from games.table.changes import table_bump, table_lock
 from games.table.create import game_running_check, table_create
 from games.table.invites import seats_reserved
-from games.table.lifecycle import countdown_begin
+from games.table.lifecycle import countdown_begin, game_start
 
 MODES = ("duz", "esli")
 
@@ -25,7 +25,13 @@ MODES = ("duz", "esli")
 IN_GAME = (Table.Status.STARTING, Table.Status.PLAYING)
 
 
-def table_quick_join(*, user, mode: str) -> Table:
+# A guest's practice pace, seconds a turn: the first hand allows 120, quick play's tables 30;
+# a newcomer chooses, and starts in between.
+PRACTICE_PACES = (30, 60, 120)
+PRACTICE_PACE = 60
+
+
+def table_quick_join(*, user, mode: str, turn_seconds: int | None = None) -> Table:
     """The table ``user`` now sits at: theirs if a game of theirs is on, else a free seat at a
     quick table of ``mode`` in its countdown, else a new quick table. Refused (``game_running``)
     while the account is in as many games as it may."""
@@ -38,7 +44,8 @@ def table_quick_join(*, user, mode: str) -> Table:
     if mine is not None:
         return mine.table
     if guest_is(user):  # a guest plays alone with bots, and nothing is rated
-        return practice_open(user, mode)
+        pace = turn_seconds if turn_seconds in PRACTICE_PACES else PRACTICE_PACE
+        return practice_open(user, mode, options={"turn_seconds": pace})
     for table_id in _waiting(mode):
         table = _seat_at(table_id, user)
         if table is not None:
@@ -83,13 +90,16 @@ def _seat_at(table_id: int, user) -> Table | None:
 
 
 def practice_open(user, mode: str, *, options=None) -> Table:
-    """A practice table (not rated) of ``mode`` where bots take every other seat, its countdown
-    begun: a guest's quick play, and the first hand (games.learn, with its own ``options``)."""
+    """A practice table (not rated) of ``mode`` where bots take every other seat, dealt at once:
+    there is nobody to wait for, so no countdown. A guest's quick play, and the first hand
+    (games.learn, with its own ``options``)."""
     options = {"mode": mode, "practice": True, "bots_fill": True, **(options or {})}
     with transaction.atomic():
         table = table_create(manager=user, options=options)
         game, table = table_lock(table.pk)
-        countdown_begin(game, table)
+        version = countdown_begin(game, table)
+        game_start(table_id=table.pk, expected_version=version)
+        table.refresh_from_db()
         return table
 
 

@@ -52,6 +52,7 @@ class ReviewMark:
     kind: str  # engine.review: could_finish | fed_finish | bot_discard
     tile: str
     you: bool = False  # the viewer made the move it is about
+    after_you: bool = False  # the viewer is ``after``: a fed finish was theirs to take
     finish: str | None = None
     played: str | None = None
     kept: int | None = None
@@ -154,13 +155,18 @@ class _Players:
             if row.user_id is not None:
                 self.person.setdefault(row.seat, row.user)
 
-    def at(self, seq: int, seat: int) -> ReviewPlayer | ReviewSeat:
-        """The player of ``seat`` at its first move from move ``seq`` on (its seat's view when
-        it made none)."""
+    def user_at(self, seq: int, seat: int):
+        """The person who played ``seat`` at its first move from move ``seq`` on, if any."""
         row = next((r for r in self.rows[seq - 1 :] if r.seat == seat), None)
         user = row.user if row is not None and row.user_id is not None else None
         if user is None and row is not None:
             user = self.person.get(seat)
+        return user
+
+    def at(self, seq: int, seat: int) -> ReviewPlayer | ReviewSeat:
+        """The player of ``seat`` at its first move from move ``seq`` on (its seat's view when
+        it made none)."""
+        user = self.user_at(seq, seat)
         if user is None:
             return self.seats[seat]
         return ReviewPlayer(index=seat, name=player_name(user), bot=False)
@@ -169,6 +175,7 @@ class _Players:
 def _mark(d: dict, players: _Players, viewer_id: int | None) -> ReviewMark:
     n = len(players.seats)
     seat, seq = d["seat"], d["seq"]
+    next_person = players.user_at(seq + 1, (seat + 1) % n)
     return ReviewMark(
         seq=seq,
         who=players.at(seq, seat),
@@ -176,6 +183,7 @@ def _mark(d: dict, players: _Players, viewer_id: int | None) -> ReviewMark:
         kind=d["kind"],
         tile=d["tile"],
         you=viewer_id is not None and d.get("user") == viewer_id,
+        after_you=viewer_id is not None and getattr(next_person, "pk", None) == viewer_id,
         finish=d.get("finish"),
         played=d.get("played"),
         kept=d.get("kept"),

@@ -130,9 +130,21 @@ def _throw_reason(state, seat: int, thrown: int, *, finished: bool, for_pairs: b
         ) % {"n": n}
     kept = _in_melds(rest, okey)
     if kept >= _in_melds(rack, okey):
+        # "in none of your melds" only when "Seri diz" leaves it out of the melds it shows for
+        # the whole rack: 1R 1Y 1B is a meld there even when, without the 1B, the 1R goes into
+        # a run and as many tiles stay in melds (issue 42)
+        _groups, leftovers = engine.arrange_runs(rack, okey)
+        if thrown in leftovers:
+            return ngettext(
+                "It is in none of your melds: %(kept)d of your 14 tiles stays in melds.",
+                "It is in none of your melds: %(kept)d of your 14 tiles stay in melds.",
+                kept,
+            ) % {"kept": kept}
         return ngettext(
-            "It is in none of your melds: %(kept)d of your 14 tiles stays in melds.",
-            "It is in none of your melds: %(kept)d of your 14 tiles stay in melds.",
+            "Without it your other tiles make melds as good: %(kept)d of your 14 tiles stays "
+            "in melds, as the panel shows.",
+            "Without it your other tiles make melds as good: %(kept)d of your 14 tiles stay "
+            "in melds, as the panel shows.",
             kept,
         ) % {"kept": kept}
     best, other = max((_in_melds(_without(rack, t), okey), -t) for t in set(rack) if t != okey)

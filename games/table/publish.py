@@ -56,6 +56,18 @@ def player_group(table_id: int, user_id: int) -> str:
     return f"table.{table_id}.player.{user_id}"
 
 
+def account_group(user_id: int) -> str:
+    """Every table socket of one account, at any table, on any daphne."""
+    return f"account.{user_id}"
+
+
+def account_sockets_close(user_id: int) -> None:
+    """Close the table sockets of an account that was just deleted: a socket keeps the user it
+    was opened with, and would go on hearing its tables (a private one too). The page connects
+    again as the anonymous visitor it now is, and sees only what any visitor may."""
+    messages_send([(account_group(user_id), {"type": "account.gone"})])
+
+
 def player_language(user) -> str:
     """The language of a player's profile: the one their tabs almost always show."""
     lang = getattr(getattr(user, "profile", None), "language", None)

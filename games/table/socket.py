@@ -45,7 +45,7 @@ from games.table import render
 from games.table.chat import chat_post
 from games.table.moves import move_submit, move_version
 from games.table.privacy import table_open_to
-from games.table.publish import player_group, table_group
+from games.table.publish import account_group, player_group, table_group
 from games.table.reads import OwnView, chat_lines, table_rows, table_view
 from games.table.render import message_html, own_html
 
@@ -98,6 +98,7 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
         self.groups_joined = [table_group(self.table_id)]
         if self.user_id is not None:
             self.groups_joined.append(player_group(self.table_id, self.user_id))
+            self.groups_joined.append(account_group(self.user_id))
         # join before rendering, so that no change can fall between the render and the join
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -127,6 +128,11 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
         self.groups_joined = []
 
     # --- from the groups -----------------------------------------------------------------
+
+    async def account_gone(self, event):
+        """The account was deleted (games.table.publish.account_sockets_close)."""
+        await self.groups_leave()
+        await self.close()
 
     async def table_event(self, event):
         """A move's public part: the same bytes for every socket at the table."""

@@ -61,6 +61,10 @@ def played(users, settings, in_memory_layer, django_user_model):
     return table
 
 
+def current_first(table) -> int:
+    return Hand.objects.get(game__table=table).first_seat
+
+
 def tiles_in(value) -> set[str]:
     if isinstance(value, dict):
         return set().union(*(tiles_in(v) for v in value.values())) if value else set()
@@ -81,8 +85,20 @@ def test_the_export_holds_the_players_games_and_only_their_own_tiles(played, use
     assert hand["table"] == played.pk and hand["seat"] == 3
     mine = list(Move.objects.filter(user=me).order_by("seq"))
     assert [m["number"] for m in hand["moves"]] == [m.seq for m in mine]
-    # every tile in the whole export is one of their own moves' or the public indicator
-    allowed = {m.tile for m in mine if m.tile} | {hand["indicator"]}
+    # each draw and take names the tile, which was the player's own (issue 42: it was null)
+    seed = bytes.fromhex(FINISHING_SEED)
+    state = engine.deal(seed, played.rules, current_first(played))
+    drawn = {}
+    for m in Move.objects.filter(hand__game__table=played).order_by("seq"):
+        state = engine.hand_apply(state, engine.move_from_dict(m.as_engine_dict()))
+        if m.user_id == me.pk and m.kind in ("draw", "take"):
+            drawn[m.seq] = engine.format_tile(state.drawn)
+    assert drawn and all(
+        m["tile"] == drawn[m["number"]] for m in hand["moves"] if m["kind"] in ("draw", "take")
+    )
+    # every tile in the whole export is one of their own moves', their own draws' or the public
+    # indicator
+    allowed = {m.tile for m in mine if m.tile} | set(drawn.values()) | {hand["indicator"]}
     assert tiles_in(data) <= allowed
     # and the tiles that only the others held are nowhere
     state = engine.hand_from_dict(Hand.objects.get(game__table=played).state)

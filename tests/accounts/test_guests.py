@@ -45,13 +45,21 @@ def test_a_visitor_plays_a_practice_game_as_a_guest(client):
     user = the_guest(client)
     assert guest_is(user) and not user.has_usable_password()
     assert re.fullmatch(r"Misafir \d{4}", user.profile.display_name)
-    # alone with bots at a practice table (not rated), its countdown begun
+    # alone with bots at a practice table (not rated), dealt at once: nobody to wait for, and a
+    # relaxed pace between the first hand's and quick play's
     assert table.policy.practice and not table.policy.private
-    assert table.manager == user and table.status == Table.Status.STARTING
+    assert table.manager == user and table.status == Table.Status.PLAYING
+    assert table.game.hands.count() == 1 and table.rules.turn_seconds == 60
     seats = list(table.seats.order_by("index"))
     assert seats[0].user == user and all(s.is_bot for s in seats[1:])
     # the guest's session ends with the browser's day, not in two weeks
     assert client.session.get_expiry_age() <= 3 * 3600
+
+
+@pytest.mark.parametrize(("asked", "pace"), [("120", 120), ("30", 30), ("7", 60), ("x", 60)])
+def test_a_guest_chooses_the_practice_pace(client, asked, pace):
+    client.post("/play/quick/", {"mode": "duz", "turn_seconds": asked})
+    assert Table.objects.get().rules.turn_seconds == pace
 
 
 def test_a_guest_may_not_chat_invite_sit_elsewhere_or_make_rated_or_private_tables(

@@ -1,4 +1,5 @@
 import pytest
+from allauth.account.models import EmailAddress
 from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
@@ -140,3 +141,13 @@ def test_the_switcher_lands_on_the_same_page_in_the_other_language(
 def test_the_login_page_offers_the_password_reset_once(client):
     html = client.get("/accounts/login/").content.decode()
     assert html.count("Şifrenizi mi unuttunuz?") == 1
+
+
+def test_a_player_finds_the_second_factor_on_their_profile(client, django_user_model):
+    """Issue 42: players had no link to turn on a second factor for themselves."""
+    user = django_user_model.objects.create_user("ece", "ece@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    client.force_login(user)
+    html = client.get("/en/profile/").content.decode()
+    assert 'href="/en/accounts/2fa/" data-second-factor' in html
+    assert client.get("/en/accounts/2fa/").status_code == 200

@@ -89,7 +89,9 @@ def test_a_new_player_follows_the_invite_signs_up_and_is_seated(
     seat = guest.locator('.seat[data-seat="2"]')
     expect(seat.locator(".seat-name")).to_have_text("Derya")
     expect(seat.locator(".badge--you")).to_be_visible()
-    expect(seat.locator(".badge--team")).to_have_text("Oyuncu 1 & Derya")
+    # the team's letter on the seat, its name once in the teams bar (issue 42)
+    expect(seat.locator(".badge--team")).to_have_text("Takım A")
+    expect(seat.locator(".badge--team")).to_have_attribute("title", "takım: Oyuncu 1 & Derya")
     assert table.seats.get(index=2).user.email == "derya@example.com"
 
     # the manager's page shows it without reloading: the seat and the invite's state

@@ -119,6 +119,7 @@ def site_run(tmp_path: Path, settings, **extra_env):
         SECURE_SSL_REDIRECT="0",  # plain HTTP here: no proxy terminating TLS in front
         SECURE_HSTS_SECONDS="0",
         DATABASE_URL=database_url(),
+        EMAIL_URL="consolemail://",  # production names it; mail written in the mail log
         REDIS_URL=f"unix://{redis_socket}",
         OKEY_VAR_DIR=str(var_dir),  # static files, beat's schedule
         OKEY_DIR=str(ROOT),
@@ -136,7 +137,9 @@ def site_run(tmp_path: Path, settings, **extra_env):
         )
         assert release.returncode == 0, release.stdout + release.stderr
         site = Site(env, run_dir)
-        site.health_wait(timeout=45)
+        # every process up and answering: on a busy 2-core machine (load 18 once) this took
+        # over 45 s
+        site.health_wait(timeout=120)
         yield site
     finally:
         if site is not None:

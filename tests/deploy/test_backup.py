@@ -1,15 +1,20 @@
 """The documented backup, tried once: bin/backup dumps the test database (a table mid-hand, its
-moves) with pg_dump, bin/restore loads it into a fresh database, and the table and its moves
-are there, move for move. Needs PostgreSQL (DATABASE_URL) and its client tools."""
+moves, a staff member's authenticator app) with pg_dump into a file only its owner reads, the
+app's secret not in it in clear; bin/restore loads it into a fresh database owned by the site's
+role, as README says for PostgreSQL 15, and the table and its moves are there, move for move.
+A restore that cannot work says why, without a traceback. Needs PostgreSQL (DATABASE_URL) and
+its client tools."""
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import psycopg
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.conf import settings
 from psycopg import sql
 
@@ -80,11 +85,22 @@ def test_backup_then_restore_into_a_fresh_database(users, fixed_seed, in_memory_
     )
     assert len(moves) >= 6
 
+    secret = generate_totp_secret()
+    TOTP.activate(users[0], secret)  # a staff member's authenticator app
+
     db = settings.DATABASES["default"]
     dump = tmp_path / "okey.dump"
     done = script("backup", str(dump), database_url=url_of(db, db["NAME"]))
     assert done.returncode == 0, done.stderr
     assert dump.stat().st_size > 0 and not (tmp_path / "okey.dump.partial").exists()
+    # password hashes, sessions, chat: for the owner's eyes only
+    assert stat.S_IMODE(dump.stat().st_mode) == 0o600
+    # the dump's data as SQL: the app's secret is there only encrypted (accounts.mfa)
+    text = subprocess.run(
+        ["pg_restore", "--data-only", "--file=-", str(dump)],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "enc1:" in text and secret not in text
 
     done = script("restore", str(dump), database_url=url_of(db, fresh_database))
     assert done.returncode == 0, done.stderr
@@ -105,3 +121,68 @@ def test_backup_then_restore_into_a_fresh_database(users, fixed_seed, in_memory_
     assert done.returncode != 0 and "empty" in done.stderr
     with pytest.raises(BackupError, match="empty"):
         database_restore(dump, {**db, "NAME": fresh_database})
+
+
+@pytest.fixture
+def site_role():
+    """A role like production's: may log in, owns nothing, no superuser."""
+    db = settings.DATABASES["default"]
+    role = f"okey_site_{os.getpid()}"
+    with connect(db, "postgres") as conn:
+        conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
+    yield role
+    with connect(db, "postgres") as conn:
+        conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_as_readme_says_on_postgresql_15_and_clear_refusals(
+    users, fixed_seed, in_memory_layer, tmp_path, site_role
+):
+    table = game_started(table_full(users))
+    play_moves(table, 2)
+    db = settings.DATABASES["default"]
+    dump = tmp_path / "okey.dump"
+    assert script("backup", str(dump), database_url=url_of(db, db["NAME"])).returncode == 0
+    as_role = {**db, "USER": site_role, "PASSWORD": ""}
+    owned, not_owned = f"okey_owned_{os.getpid()}", f"okey_not_owned_{os.getpid()}"
+    with connect(db, "postgres") as conn:
+        for name in (owned, not_owned):
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        # README: `createdb -O <role> <name>`, as the superuser
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} OWNER {}").format(
+                sql.Identifier(owned), sql.Identifier(site_role)
+            )
+        )
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(not_owned)))
+    try:
+        # a database the superuser owns: PostgreSQL 15 lets the role create no table in it
+        done = script("restore", str(dump), database_url=url_of(as_role, not_owned))
+        assert done.returncode != 0 and "Traceback" not in done.stderr
+        assert f"createdb -O {site_role} {not_owned}" in done.stderr
+        # no such database, no such file: a sentence, not a traceback
+        done = script("restore", str(dump), database_url=url_of(as_role, "okey_nowhere"))
+        assert done.returncode != 0 and "Traceback" not in done.stderr
+        assert "okey_nowhere" in done.stderr
+        done = script(
+            "restore", str(tmp_path / "nothing.dump"), database_url=url_of(as_role, owned)
+        )
+        assert done.returncode != 0 and "no backup at" in done.stderr
+        # as README says: restored, by the site's own role
+        done = script("restore", str(dump), database_url=url_of(as_role, owned))
+        assert done.returncode == 0, done.stderr
+        with connect(as_role, owned) as conn:
+            count = conn.execute(
+                "SELECT count(*) FROM games_move m JOIN games_hand h ON h.id = m.hand_id"
+                " JOIN games_game g ON g.id = h.game_id WHERE g.table_id = %s",
+                [table.pk],
+            ).fetchone()[0]
+        assert count == 2
+    finally:
+        with connect(db, "postgres") as conn:
+            for name in (owned, not_owned):
+                conn.execute(
+                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+                )

@@ -10,8 +10,6 @@ relay sees the client hang up) to be retried later.
 
 import re
 import secrets
-import socket
-import threading
 import time
 import urllib.parse
 import urllib.request
@@ -22,50 +20,11 @@ from games.models import Move
 from games.table.bots import bot_table_create
 from games.table.lifecycle import game_start
 from tests.deploy.site import site_run
+from tests.silent_server import SilentServer
 
 pytestmark = pytest.mark.redis
 
 EMAIL_TIMEOUT = 2  # seconds, through EMAIL_URL's ?timeout=, as an operator writes it
-
-
-class SilentRelay:
-    """Accepts TCP connections on 127.0.0.1 and never sends a byte: no greeting, no answer.
-    Records, for each connection, when it was accepted and when the client hung up."""
-
-    def __init__(self):
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = self.server.getsockname()[1]
-        self.connections: list[list[float]] = []  # [accepted, hung up or 0.0]
-        self.lock = threading.Lock()
-        self.open: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                conn, _addr = self.server.accept()
-            except OSError:
-                return  # closed
-            record = [time.monotonic(), 0.0]
-            with self.lock:
-                self.connections.append(record)
-                self.open.append(conn)
-            threading.Thread(target=self._hold, args=(conn, record), daemon=True).start()
-
-    @staticmethod
-    def _hold(conn, record):
-        try:
-            while conn.recv(4096):  # whatever the client says, no answer
-                pass
-        except OSError:
-            pass
-        record[1] = time.monotonic()
-
-    def close(self):
-        self.server.close()
-        with self.lock:
-            for conn in self.open:
-                conn.close()
 
 
 def password_reset(url: str, email: str) -> int:
@@ -90,7 +49,7 @@ def password_reset(url: str, email: str) -> int:
 
 
 def test_a_hung_mail_relay_stops_no_table(transactional_db, tmp_path, settings, django_user_model):
-    relay = SilentRelay()
+    relay = SilentServer()
     try:
         with site_run(
             tmp_path,

@@ -279,3 +279,22 @@ def test_an_esli_table_of_bots_offers_team_names_not_invites(client, users, in_m
     assert 'id="invites"' in html and "team-names-form" in html
     assert "Invite your partner and opponents" not in html and "Invite players" not in html
     assert "Every seat is taken or reserved" not in html
+
+
+def test_the_invited_player_declines_and_the_seat_is_free_at_once(client, esli, users):
+    """Issue 42: the invitation page had no "decline"; the seat stayed kept until it expired."""
+    link = invited(client, esli, users)
+    assert "data-decline" in client.get(link).content.decode()
+    page = client.post(link, {"decline": "1"})
+    assert page.status_code == 200 and "data-declined" in page.content.decode()
+    inv = Invite.objects.get()
+    assert inv.status == Invite.Status.DECLINED and inv.cancelled_at is not None
+    # the seat is free, for anyone, and the manager's card says declined
+    owner = client.__class__()
+    owner.force_login(users[0])
+    html = owner.get(reverse("games:table", args=[esli.pk])).content.decode()
+    assert "invite--declined" in html
+    assert esli.seats.get(index=2).user is None
+    # the link works no more, for declining or taking the seat
+    again = client.post(link, {"decline": "1"})
+    assert again.status_code == 409 and esli.seats.get(index=2).user is None

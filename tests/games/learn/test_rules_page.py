@@ -43,3 +43,17 @@ def test_the_rules_page_shows_real_tiles_in_each_language(client, path, heading,
     assert 'class="tile t-yellow is-okey" data-tile="Y5"' in html
     assert f'aria-label="{okey_label}"' in html
     assert 'data-tile="F"' in html and 'data-tile="Y4"' in html
+
+
+def test_every_picture_of_tiles_has_a_caption(client):
+    """Issue 42: the fake joker's picture had none. Each row of tiles is a figure that says in
+    words what it shows."""
+    import re
+
+    html = client.get("/en/rules/").content.decode()
+    rows = html.count('<p class="learn-tiles">')
+    figures = re.findall(r'<figure class="learn-figure[^"]*">(.*?)</figure>', html, re.S)
+    pictured = [f for f in figures if 'class="learn-tiles"' in f]
+    assert rows and len(pictured) == rows  # every row of tiles is in a figure
+    assert all("<figcaption>" in f for f in figures)
+    assert "then a fake joker (sahte okey)" in html

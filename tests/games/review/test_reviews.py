@@ -261,3 +261,32 @@ def test_the_step_buttons_are_drawn_not_glyphs_fonts_may_lack(client, users, fin
     for which in ("first", "prev", "next", "last"):
         button = nav.split(f'data-nav="{which}"')[1].split("</a>")[0]
         assert '<svg class="review-icon"' in button and 'aria-hidden="true"' in button
+
+
+def test_a_fed_finish_names_who_threw_and_speaks_to_the_viewer_on_either_side():
+    """Issue 42: "this discard would have let X finish" did not say who threw it, named the
+    viewer in the third person, and read the viewer's own finish as a mistake."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from games.review.reads import ReviewMark, ReviewPlayer
+
+    ali, can = ReviewPlayer(0, "Ali", False), ReviewPlayer(1, "Can", False)
+
+    def said(**kw):
+        mark = ReviewMark(
+            seq=9, who=ali, after=can, kind="fed_finish", tile="R7", finish="normal", **kw
+        )
+        with translation.override("en"):
+            html = render_to_string("games/review_mark.html", {"m": mark, "okey": "Y5"})
+        return " ".join(re.sub(r"<[^>]+>", " ", html).split()), html
+
+    text, _ = said(taken=True, finished=True)
+    assert text.startswith("Ali threw") and "let Can finish" in text and "took it" in text
+    text, _ = said(taken=True, finished=True, you=True)
+    assert text.startswith("You threw") and "let Can finish" in text
+    text, html = said(taken=True, finished=True, after_you=True)
+    assert text.startswith("Ali threw") and "you took it to finish" in text
+    assert "Can" not in text and "is-your-finish" in html
+    text, html = said(taken=False, finished=False, after_you=True)
+    assert "you could have taken it and finished" in text and "is-your-finish" not in html

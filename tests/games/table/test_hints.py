@@ -122,3 +122,25 @@ def test_the_panel_shows_the_rack_after_the_throw_so_never_the_thrown_tile_in_a_
         if old.discard is not None and old.discard not in old.leftovers:
             shown_in_a_meld_before += 1
     assert shown_in_a_meld_before > 0  # the deals hold the case the panel used to get wrong
+
+
+def test_a_tile_is_said_to_be_in_none_of_the_melds_only_when_it_is_in_none():
+    """Issue 42: "discard 1B: it is in none of your melds" with 1R 1Y 1B on the rack. The
+    reason's words hold for the melds "Seri diz" shows for the rack."""
+    from django.utils import translation
+
+    said, kept_as_good = 0, 0
+    with translation.override("en"):
+        for state in _own_turns(12):
+            view = hint_view(state, 0, version=1)
+            if view.discard is None:
+                continue
+            _groups, leftovers = engine.arrange_runs(state.racks[0], state.okey)
+            thrown = engine.parse_tile(view.discard)
+            if view.reason.startswith("It is in none of your melds"):
+                said += 1
+                assert thrown in leftovers, (view.discard, view.reason)
+            elif view.reason.startswith("Without it your other tiles make melds as good"):
+                kept_as_good += 1
+                assert thrown not in leftovers
+    assert said and kept_as_good  # the deals hold both cases

@@ -109,3 +109,17 @@ def test_every_status_has_its_deadline(users, fixed_seed, in_memory_layer):
         table_shut(game, t, timezone.now())
         table_bump(game, lobby=True)
     assert kind() is None and Game.objects.get(table=table).deadline is None
+
+
+def test_the_hand_counter_says_why_it_differs_after_a_void_hand(
+    client, playing, users, django_user_model
+):
+    """Issue 42: "Hand 4 · 3 of 8" after a void hand went unexplained."""
+    staff = django_user_model.objects.create_user("mod", "mod@example.com", "x", is_staff=True)
+    client.force_login(users[0])
+    url = f"/en/table/{playing.pk}/"
+    html = client.get(url).content.decode()
+    assert "Hand 1 · 1 of 8" in html and "that count" not in html
+    hand_void_redeal(table_id=playing.pk, staff=staff)
+    html = client.get(url).content.decode()
+    assert "Hand 2 · 1 of 8 that count (a void hand does not)" in html

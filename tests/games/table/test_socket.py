@@ -581,3 +581,24 @@ async def test_a_players_table_after_a_seat_is_taken_is_built_in_their_language(
         "seat 4 (an opponent)",
     ]
     await sock.disconnect()
+
+
+@run_async
+async def test_a_deleted_players_sockets_are_closed_and_hear_nothing_more(users, fixed_seed):
+    """Issue 42: a deleted player's open socket still received the table's updates (a private
+    table's too). Their sockets close; the others' stay."""
+    from accounts.deletion import account_delete
+
+    table = await sync_to_async(lambda: game_started(table_full(users)))()
+    gone = await connect(table, users[1])
+    stays = await connect(table, users[2])
+    await gone.receive_from()
+    await stays.receive_from()
+    await sync_to_async(account_delete)(users[1])
+    while True:
+        out = await gone.receive_output(timeout=3)
+        if out["type"] == "websocket.close":
+            break
+    # the table changed (their seat went to a bot): the other player hears of it
+    assert "full" in map(kind_of, await frames_of(stays))
+    await stays.disconnect()

@@ -193,6 +193,20 @@ def test_team_names_default_to_the_partners_and_the_manager_may_set_them(esli_ga
     assert "Kartallar" in html and "teams-bar" in html
 
 
+def test_a_long_team_name_is_shown_once_not_in_every_seat_box(esli_game, users):
+    """Issue 42: a long team name repeated in each of the four seat boxes."""
+    import re
+
+    long_name = "Kuzey Ankara Kartalları Kulübü"  # 30 characters, the most allowed
+    team_names_set(table_id=esli_game.pk, user=users[0], team_a=long_name, team_b="")
+    html = client_page(esli_game, users[1])
+    board = re.search(r'<section id="table-board".*?</section>', html, re.S).group(0)
+    assert board.count(f">{long_name}<") == 1  # the teams bar
+    badges = re.findall(r'class="badge badge--team[^"]*" title="([^"]*)">\s*([^<]*?)\s*<', board)
+    assert len(badges) == 4 and all(len(text) <= 8 for _title, text in badges)
+    assert sum(long_name in title for title, _text in badges) == 2  # its two seats say it
+
+
 def test_an_empty_team_is_team_a_or_b(users, in_memory_layer):
     table = table_create(manager=users[0], options={"mode": "esli"})
     # no names of their own: the page says "Team A" and "Team B" in the viewer's language
