@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0009_hand_review_version"),
+        ("games", "0010_invite_declined"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
