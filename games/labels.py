@@ -24,5 +24,10 @@ def finish_label(kind: str | None) -> str:
     }.get(kind or "", "")
 
 
-def mode_label(mode: str) -> str:
-    return _("Eşli Okey (partners)") if mode == "esli" else _("Düz Okey")
+def mode_label(variant: str) -> str:
+    """A game's name (Table.variant, engine.variant(name))."""
+    return {
+        "esli": _("Eşli Okey (partners)"),
+        "101": _("Okey 101"),
+        "esli101": _("Eşli 101 (partners)"),
+    }.get(variant, _("Düz Okey"))

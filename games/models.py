@@ -7,6 +7,7 @@ Game from the moment it is created.
 """
 
 from datetime import timedelta
+from functools import cached_property
 
 from django.conf import settings
 from django.db import models
@@ -15,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.engine import RuleOptions
 from games.policy import TablePolicy, options_split
 
 
@@ -33,9 +33,22 @@ class Table(models.Model):
         related_name="managed_tables",
         verbose_name=_("table manager"),
     )
-    # The manager's choices, flat: the rule options and the table policy together
-    # (games.policy.options_stored), checked when the table is created. Read them through
-    # ``rules`` and ``policy``, which fill in any name missing with its one default.
+
+    class Variant(models.TextChoices):
+        DUZ = "duz", _("Düz Okey")
+        ESLI = "esli", _("Eşli Okey")
+        OKEY101 = "101", _("Okey 101")
+        ESLI101 = "esli101", _("Eşli 101")
+
+    # The game played here (engine.variant(name)): it says how ``options`` are read, and which
+    # of the site's variant packages (games.variants) shows the table.
+    variant = models.CharField(
+        max_length=8, choices=Variant.choices, default=Variant.DUZ, verbose_name=_("game")
+    )
+    # The manager's choices, flat: the variant's rule options and the table policy together
+    # (games.policy.options_stored), checked when the table is created and never changed after.
+    # Read them through ``rules`` and ``policy``, parsed once per row loaded, which fill in any
+    # name missing with its one default.
     options = models.JSONField(default=dict, verbose_name=_("options"))
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.OPEN, verbose_name=_("status")
@@ -64,17 +77,24 @@ class Table(models.Model):
     def __str__(self):
         return f"#{self.pk} {self.mode} {self.status}"
 
-    @property
-    def rules(self) -> RuleOptions:
-        return RuleOptions.from_dict(options_split(self.options)[0])
+    @cached_property
+    def engine_variant(self) -> engine.Variant:
+        """The engine's record of the game played here: the site asks it, not the variant."""
+        return engine.variant(self.variant)
 
-    @property
+    @cached_property
+    def rules(self):
+        """The variant's rule options (``RuleOptions`` for Düz and Eşli, ``Options101``)."""
+        return self.engine_variant.options_from_dict(options_split(self.options)[0])
+
+    @cached_property
     def policy(self) -> TablePolicy:
         return TablePolicy.from_dict(options_split(self.options)[1])
 
     @property
     def mode(self) -> str:
-        return self.rules.mode
+        """The variant's name (Düz Okey's rule option ``mode`` was the only one before 101)."""
+        return self.variant
 
     @property
     def seat_count(self) -> int:
@@ -151,6 +171,10 @@ class Game(models.Model):
     def __str__(self):
         return f"game of table {self.table_id} v{self.version}"
 
+    def latest_hand(self) -> "Hand | None":
+        """The game's hand dealt last (the one running, or the one that ended last)."""
+        return self.hands.order_by("-number").first()
+
 
 class Hand(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
@@ -205,6 +229,10 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=16)
     tile = models.CharField(max_length=3, blank=True)
+    # The rest of a move that carries more than one tile (101's lay, add, take an okey back:
+    # groups, a meld, a side), as the engine's move dict holds it without kind, seat and tile;
+    # None for a move that is whole in kind and tile (every Düz and Eşli move).
+    detail = models.JSONField(null=True, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
@@ -229,9 +257,13 @@ class Move(models.Model):
         return f"{self.hand} #{self.seq} seat {self.seat + 1} {self.kind} {self.tile}"
 
     def as_engine_dict(self) -> dict:
+        """The move as the engine's ``move_from_dict`` reads it: replayed from the seed, it
+        gives the hand exactly as it was played."""
         d = {"kind": self.kind, "seat": self.seat}
         if self.tile:
             d["tile"] = self.tile
+        if self.detail:
+            d.update(self.detail)
         return d
 
 

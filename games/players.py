@@ -26,6 +26,7 @@ from games.models import (
 )
 from games.table.changes import table_bump, table_lock
 from games.table.seats import seat_give_up, seat_leave
+from games.variants import variant_for
 
 BEFORE_START = (Table.Status.OPEN, Table.Status.STARTING)
 OVER = (Table.Status.FINISHED, Table.Status.CLOSED)
@@ -138,6 +139,7 @@ def _hands(user) -> list[dict]:
                         "number": m.seq,
                         "kind": m.kind,
                         "tile": m.tile or drawn.get(m.seq),
+                        **({"detail": m.detail} if m.detail else {}),
                         "automatic": m.auto,
                         "time": _when(m.created),
                     }
@@ -155,12 +157,14 @@ def _drawn_tiles(hand: Hand, mine: list[Move]) -> dict[int, str]:
     wanted = {m.seq for m in mine if m.kind in ("draw", "take") and not m.tile}
     if not wanted:
         return {}
-    state = engine.deal(bytes(hand.seed), hand.game.table.rules, hand.first_seat)
+    rules = variant_for(hand.game.table).engine
+    state = rules.deal(bytes(hand.seed), hand.game.table.rules, hand.first_seat)
     out = {}
     for move in hand.moves.order_by("seq"):
-        state = engine.hand_apply(state, engine.move_from_dict(move.as_engine_dict()))
-        if move.seq in wanted and state.drawn is not None:
-            out[move.seq] = engine.format_tile(state.drawn)
+        state = rules.apply(state, rules.move_from_dict(move.as_engine_dict()))
+        drawn = getattr(state, "drawn", None)
+        if move.seq in wanted and drawn is not None:
+            out[move.seq] = engine.format_tile(drawn)
         if len(out) == len(wanted):
             break
     return out

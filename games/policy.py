@@ -9,6 +9,9 @@ rated). The defaults are the field defaults below and nowhere else; ``RuleOption
 
 A table stores both in one JSON column (``Table.options``, flat, as the manager chose them):
 ``options_split`` is where the two are told apart, and ``Table.rules``/``Table.policy`` read it.
+The game itself (Düz, Eşli, 101, Eşli 101) is the manager's choice ``variant``, stored in its own
+column (``Table.variant``); without it, Düz Okey's own option ``mode`` names Düz or Eşli, as it
+always did.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from games.engine import BOT_STRENGTHS, OptionError, RuleOptions
+from games.engine import BOT_STRENGTHS, OptionError, variant, variant_of_options
 
 _FLAGS = ("private", "bots_fill", "practice", "lesson")
 
@@ -76,14 +79,32 @@ def options_split(choices: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
     return rules, policy
 
 
-def table_choices(choices: Mapping[str, Any]) -> tuple[RuleOptions, TablePolicy]:
-    """The manager's choices checked: raises OptionError for an unknown name or a bad value."""
-    rules, policy = options_split(choices)
-    return RuleOptions.validated(**rules), TablePolicy.validated(**policy)
+def table_choices(choices: Mapping[str, Any]) -> tuple[Any, TablePolicy]:
+    """The manager's choices checked: (the variant's rule options, the policy). Raises
+    OptionError for an unknown game, an unknown name or a bad value, and for a bot strength
+    the game's bots do not play at. The variant is ``engine.variant_of_options(rules)``."""
+    rules, policy_names = options_split(choices)
+    name = rules.pop("variant", None)
+    if name is None:
+        name = rules.get("mode", "duz")  # Düz Okey's own option names Düz or Eşli
+    try:
+        game = variant(name)
+    except (ValueError, TypeError):
+        raise OptionError(f"there is no game {name!r}") from None
+    policy = TablePolicy.validated(**policy_names)
+    if policy.bot_strength not in game.bot_strengths:
+        choices = " or ".join(repr(s) for s in game.bot_strengths)
+        raise OptionError(f"bot_strength must be {choices} in this game")
+    return game.make_options(**rules), policy
 
 
-def options_stored(rules: RuleOptions, policy: TablePolicy) -> dict[str, Any]:
+def options_stored(rules: Any, policy: TablePolicy) -> dict[str, Any]:
     """What ``Table.options`` holds: every name written out, defaults included, so that the
     stored row says what the table plays by and the database can filter on it
-    (``options__private``)."""
+    (``options__private``). The variant is the table's own column, not among them."""
     return {**rules.to_dict(), **policy.to_dict()}
+
+
+def table_variant(rules: Any) -> str:
+    """The name of the game ``rules`` (from ``table_choices``) are the options of."""
+    return variant_of_options(rules).name

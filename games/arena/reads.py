@@ -27,7 +27,9 @@ def tournament_state(t: Tournament, now=None) -> str:
 
 
 def variant_label(t: Tournament) -> str:
-    return mode_label(options_split(t.options)[0].get("mode", "duz"))
+    """The game the tournament's tables play (its options name it, games.arena.schedule)."""
+    rules = options_split(t.options)[0]
+    return mode_label(rules.get("variant") or rules.get("mode", "duz"))
 
 
 def tournaments_listed(now=None) -> dict:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import OptionError
 from games.errors import ServiceError
 from games.models import Tournament, TournamentSchedule
-from games.policy import options_stored, table_choices
+from games.policy import options_stored, table_choices, table_variant
 
 SEATS = 4  # an arena seats four at every table
 MINUTES = (5, 12 * 60)
@@ -20,8 +20,8 @@ NAME_MAX = 80
 
 
 def arena_options(options: dict, *, rated: bool, bots: bool) -> dict:
-    """The tables' options as stored: the rules chosen (any variant the site offers, checked as
-    a table's are) with the tournament's policy: rated or practice, bots or not, and private, so
+    """The tables' options as stored: the game and its rules chosen (any variant the site
+    offers, checked as a table's are) with the tournament's policy: rated or practice, bots or not, and private, so
     that a big arena's tables do not fill the lobby's list."""
     try:
         rules, policy = table_choices(options)
@@ -30,7 +30,8 @@ def arena_options(options: dict, *, rated: bool, bots: bool) -> dict:
     if rules.seats != SEATS:
         raise ServiceError("bad_seats", _("An arena's tables have four seats."))
     policy = replace(policy, practice=not rated, bots_fill=bots, private=True, lesson=False)
-    return options_stored(rules, policy)
+    # the game's name beside its options, as a table's choices name it (games.policy)
+    return {**options_stored(rules, policy), "variant": table_variant(rules)}
 
 
 def _checked(name, minutes) -> str:

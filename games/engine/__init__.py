@@ -88,6 +88,7 @@ _EXPORTS = {
     "Variant": "variants",
     "variant": "variants",
     "variant_of": "variants",
+    "variant_of_options": "variants",
 }
 
 __all__ = sorted(_EXPORTS)

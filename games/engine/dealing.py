@@ -36,7 +36,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .options import RuleOptions
 from .state import HandState
@@ -128,4 +129,36 @@ def deal(seed: bytes, options: RuleOptions, first_seat: int) -> HandState:
         # the first player does not draw on the first turn
         phase="discard",
         played=(False,) * n,
+    )
+
+
+def deal_verified(
+    deal_of: Callable[[bytes, Any, int], Any],
+    replay: Callable[..., Any],
+    seed: bytes,
+    commitment_hex: str,
+    state: Any,
+    moves: object | None = None,
+) -> bool:
+    """Does the seed match the commitment and deal this hand, for any variant (``deal_of`` its
+    deal, ``replay`` its replay from a seed)? A fresh state is compared whole; a later one with
+    the replay of ``moves`` when given, else by what cannot have changed since the deal: seats,
+    indicator, and the stock (which only ever loses its top)."""
+    try:
+        if not hmac.compare_digest(commitment(seed), str(commitment_hex).lower()):
+            return False
+        fresh = deal_of(seed, state.options, state.first_seat)
+    except ValueError:
+        return False
+    if moves is not None:
+        try:
+            return replay(seed, state.options, state.first_seat, moves) == state
+        except ValueError:
+            return False
+    if state.seq == 0:
+        return fresh == state
+    return (
+        fresh.n == state.n
+        and fresh.indicator == state.indicator
+        and fresh.stock[: len(state.stock)] == state.stock
     )

@@ -104,7 +104,7 @@ def game_rating_whole(game: GameState) -> tuple[int, ...]:
     return rating_whole(_exact_points(game), game_places(game))
 
 
-def game_leaver_points(options: RuleOptions) -> int:
+def game_leaver_points(options) -> int:
     """The rating points a player who leaves a rated game gets (docs/rules.md, "Leaving a rated
     game"): the last place's over the game's whole length (its hand limit), the worst that
     playing it out could give, however many hands were played when they left."""

@@ -7,13 +7,12 @@ and takes from the pile of (s - 1) % n, its left.
 
 from __future__ import annotations
 
-import hmac
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from .dealing import commitment, deal
+from .dealing import deal, deal_verified
 from .finish import finish_kind, finish_value, finishes, indicator_value, meld_groups
 from .moves import (
     DeclarePairs,
@@ -342,21 +341,4 @@ def verify_deal(
     ``moves`` when they are given; without them, what cannot have changed since the deal is
     compared: seats, first seat, indicator, and the stock (which only ever loses its top).
     """
-    try:
-        if not hmac.compare_digest(commitment(seed), str(commitment_hex).lower()):
-            return False
-        fresh = deal(seed, state.options, state.first_seat)
-    except ValueError:
-        return False
-    if moves is not None:
-        try:
-            return hand_replay(seed, state.options, state.first_seat, moves) == state
-        except ValueError:
-            return False
-    if state.seq == 0:
-        return fresh == state
-    return (
-        fresh.n == state.n
-        and fresh.indicator == state.indicator
-        and fresh.stock[: len(state.stock)] == state.stock
-    )
+    return deal_verified(deal, hand_replay, seed, commitment_hex, state, moves)

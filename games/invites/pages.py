@@ -30,6 +30,7 @@ from games.models import Invite
 from games.names import player_name
 from games.table.create import team_names_set
 from games.table.invites import invite_hours
+from games.variants import variant_for
 
 # HTTP status of a link that cannot seat anyone: unknown -> 404, spent or too old -> 410
 REFUSAL_STATUS = {"invite_unknown": 404, "invite_taken": 410, "invite_expired": 410}
@@ -141,7 +142,7 @@ def _invite_context(invite: Invite) -> dict:
     table = invite.table
     inviter_seat = table.seats.filter(user_id=invite.inviter_id).first()
     partner = (
-        table.mode == "esli"
+        variant_for(table).teams
         and inviter_seat is not None
         and (inviter_seat.index + 2) % 4 == invite.seat_index
     )

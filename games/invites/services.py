@@ -37,6 +37,7 @@ from games.table.changes import table_bump, table_lock
 from games.table.create import game_running_check
 from games.table.guests import guest_refuse
 from games.table.invites import invite_hours, seats_reserved
+from games.variants import variant_for
 
 INVITES_PER_HOUR = 20  # e-mails one manager may send in an hour, resends included
 
@@ -378,7 +379,7 @@ def invite_email(invite: Invite, token: str, base: str | None = None) -> EmailMe
     table = invite.table
     with translation.override(invite.language):
         partner = (
-            table.mode == "esli"
+            variant_for(table).teams
             and table.seats.filter(
                 user_id=invite.inviter_id, index=(invite.seat_index + 2) % 4
             ).exists()

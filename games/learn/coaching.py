@@ -90,7 +90,7 @@ def _last_discard(hand: Hand, state: engine.HandState, me: int):
 
 
 def _lesson_seat(table_id: int, user) -> tuple[Table, int] | None:
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.select_related("game").filter(pk=table_id).first()
     if table is None or not table.policy.lesson:
         return None
     me = _seat_of(table, user)
@@ -122,7 +122,7 @@ def coach_view(table_id: int, user) -> CoachView | None:
     if found is None:
         return None
     table, me = found
-    hand = Hand.objects.filter(game__table=table).order_by("-number").first()
+    hand = table.game.latest_hand()
     if hand is None:
         return CoachView(key="waiting", step="waiting", table_id=table.pk)
     state = engine.hand_from_dict(hand.state)

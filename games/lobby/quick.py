@@ -58,7 +58,7 @@ def _waiting(mode: str) -> list[int]:
     return list(
         Table.objects.filter(
             status=Table.Status.STARTING,
-            options__mode=mode,
+            variant=mode,
             options__private=False,
             seats__user__isnull=True,
             seats__is_bot=False,

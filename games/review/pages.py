@@ -14,6 +14,7 @@ from games.review.reads import review_allowed, review_hand, review_view
 from games.review.services import hand_review_make
 from games.table.privacy import table_open_to
 from games.table.reads import seat_rows
+from games.variants import variant_for
 
 
 def _seat_named(seat) -> str:
@@ -35,16 +36,16 @@ def hand_verify(request, table_id, number):
     ctx = {"table": table, "hand": hand, "over": hand.over}
     if hand.over:
         seed = bytes(hand.seed)
-        options = table.rules
+        options, rules = table.rules, table.engine_variant
         moves = [m.as_engine_dict() for m in Move.objects.filter(hand=hand).order_by("seq")]
-        dealt = engine.deal(seed, options, hand.first_seat)
-        final = engine.hand_from_dict(hand.state)
+        dealt = rules.deal(seed, options, hand.first_seat)
+        final = rules.hand_from_dict(hand.state)
         seats = seat_rows(table)
         ctx.update(
             seed=seed.hex(),
             computed=engine.commitment(seed),
             commitment_ok=engine.commitment(seed) == hand.commitment,
-            deal_ok=engine.verify_deal(seed, hand.commitment, final, moves),
+            deal_ok=rules.verify_deal(seed, hand.commitment, final, moves),
             indicator=engine.format_tile(dealt.indicator),
             okey=engine.format_tile(dealt.okey),
             racks=[
@@ -84,6 +85,8 @@ def hand_review(request, table_id, number):
         raise Http404
     if not hand.over:
         message = _("The review opens once the hand is over.")
+    elif not variant_for(hand.game.table).review:
+        message = _("Hands of this game have no review yet: its deal can still be checked.")
     elif not review_allowed(hand, request.user):
         message = _(
             "This table is private: only its players, its manager and the people invited to it "

@@ -19,6 +19,7 @@ from celery import current_app
 
 from games import engine
 from games.models import Hand, HandReview
+from games.variants import variant_for
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ def hand_review_make(*, hand_id: int) -> HandReview | None:
     MARKS_VERSION); None for a hand that is not over (or does not exist): its racks are still
     secret."""
     hand = Hand.objects.select_related("game__table").filter(pk=hand_id).first()
-    if hand is None or not hand.over:
+    if hand is None or not hand.over or not variant_for(hand.game.table).review:
         return None
     found = HandReview.objects.filter(hand=hand).first()
     if found is not None and found.current:

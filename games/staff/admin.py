@@ -193,11 +193,11 @@ class ModeFilter(admin.SimpleListFilter):
     parameter_name = "mode"
 
     def lookups(self, request, model_admin):
-        return [("duz", _("Düz Okey")), ("esli", _("Eşli Okey"))]
+        return Table.Variant.choices
 
     def queryset(self, request, queryset):
-        if self.value() in ("duz", "esli"):
-            return queryset.filter(options__mode=self.value())
+        if self.value() in Table.Variant.values:
+            return queryset.filter(variant=self.value())
         return queryset
 
 
@@ -293,7 +293,7 @@ class TableAdmin(DataLookupsRefused, admin.ModelAdmin):
 
     @admin.display(description=_("mode"))
     def mode(self, obj):
-        return mode_label(obj.rules.mode)
+        return mode_label(obj.variant)
 
     @admin.display(description=_("options"))
     def options_shown(self, obj):

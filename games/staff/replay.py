@@ -27,12 +27,13 @@ def _step_of(request, last: int) -> int:
     return max(0, min(step, last))
 
 
-def replay_states(hand: Hand, options: engine.RuleOptions, moves: list[dict], upto: int):
-    """The deal and the state after each of the first ``upto`` moves."""
-    state = engine.deal(bytes(hand.seed), options, hand.first_seat)
+def replay_states(hand: Hand, rules: engine.Variant, options, moves: list[dict], upto: int):
+    """The deal and the state after each of the first ``upto`` moves, of the game ``rules``
+    plays by."""
+    state = rules.deal(bytes(hand.seed), options, hand.first_seat)
     states = [state]
     for m in moves[:upto]:
-        state = engine.hand_apply(state, engine.move_from_dict(m))
+        state = rules.apply(state, rules.move_from_dict(m))
         states.append(state)
     return states
 
@@ -46,12 +47,12 @@ def hand_replay_view(modeladmin, request, hand_id):
         messages.warning(request, _("The replay opens once the hand is over."))
         return redirect(change_url)
     table = hand.game.table
-    options = table.rules
+    options, rules = table.rules, table.engine_variant
     rows = list(hand.moves.select_related("user").order_by("seq"))
     moves = [m.as_engine_dict() for m in rows]
     step = _step_of(request, len(moves))
     # the whole log, to check it against the stored state; the page shows ``step``
-    states = replay_states(hand, options, moves, len(moves))
+    states = replay_states(hand, rules, options, moves, len(moves))
     state = states[step]
     seats = seat_rows(table)
     names = {s.index: player_name(s.user) if s.user else "" for s in seats}
@@ -65,7 +66,7 @@ def hand_replay_view(modeladmin, request, hand_id):
         "change_url": change_url,
         "seed": bytes(hand.seed).hex(),
         "commitment_ok": engine.commitment(bytes(hand.seed)) == hand.commitment,
-        "log_matches": states[-1] == engine.hand_from_dict(hand.state),
+        "log_matches": states[-1] == rules.hand_from_dict(hand.state),
         "staff_void": bool((hand.result or {}).get("staff")),
         "step": step,
         "last": len(moves),
@@ -89,7 +90,7 @@ def hand_replay_view(modeladmin, request, hand_id):
             }
             for i in range(state.n)
         ],
-        "result": engine.hand_to_dict(state)["result"] if state.result else None,
+        "result": rules.result_to_dict(state.result) if state.result else None,
         "moves": [
             {
                 "seq": m.seq,

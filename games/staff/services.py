@@ -121,7 +121,8 @@ def hand_void_redeal(*, table_id, staff, reason="") -> StaffAction:
             raise ServiceError("no_hand", _("There is no hand being played at this table."))
         before = game.version
         gstate = hand_stop(game, hand, timezone.now())
-        new = hand_deal(game, gstate.options, gstate.next_first_seat, number=hand.number + 1)
+        rules = table.engine_variant
+        new = hand_deal(game, rules, gstate.options, gstate.next_first_seat, number=hand.number + 1)
         table_bump(game)
         details = {
             "hand_voided": hand.number,

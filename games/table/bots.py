@@ -10,19 +10,19 @@ by itself for people to watch (``bot_table_create``). A bot's turn is played by
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
 from games.errors import ServiceError
 from games.models import Seat, Table
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.create import game_running_check, table_create
 from games.table.invites import seats_reserved
 from games.table.lifecycle import countdown_begin
+from games.variants import variant_for
 
 
-def bot_turn_moves(state: engine.HandState, seat: int, strength: str) -> list:
-    """A bot's whole turn at ``strength`` (the seat's, else the table's ``policy.bot_strength``):
-    shows the indicator, finishes when it can."""
-    return engine.bot_moves(state, seat, strength)
+def bot_turn_moves(table: Table, state, seat: int, strength: str) -> list:
+    """A bot's whole turn at ``table``, at ``strength`` (the seat's, else the table's
+    ``policy.bot_strength``), as the family of its game plays it."""
+    return variant_for(table).family.bot_moves(state, seat, strength)
 
 
 def _manager_seat(table_id, user, index, expected_version) -> tuple:
@@ -43,10 +43,10 @@ def _manager_seat(table_id, user, index, expected_version) -> tuple:
 def bot_add(*, table_id, user, index, strength=None, expected_version=None) -> int:
     """The manager seats a bot on a free seat before the start, playing at ``strength`` (one of
     engine.BOT_STRENGTHS; None: the table's)."""
-    if strength is not None and strength not in engine.BOT_STRENGTHS:
-        raise ServiceError("bad_strength", _("Choose the bot's strength: easy, normal or hard."))
     with transaction.atomic():
         game, table, seat = _manager_seat(table_id, user, index, expected_version)
+        if strength is not None and strength not in table.engine_variant.bot_strengths:
+            raise ServiceError("bad_strength", _("Choose one of the strengths offered."))
         if seat.user_id is not None or seat.is_bot:
             raise ServiceError("seat_taken", _("That seat is taken."))
         if seat.index in seats_reserved(table):  # an invite keeps the seat for a person

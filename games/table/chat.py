@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
 from games.models import ChatMessage, Table
+from games.table.chat_view import chat_line
 from games.table.guests import guest_refuse
 from games.table.privacy import table_open_to
 from games.table.publish import messages_send, table_group
-from games.table.reads import chat_line
 from games.table.render import chat_line_html, in_every_language
 
 CHAT_MAX_LENGTH = 200

@@ -15,11 +15,12 @@ from games.engine import OptionError
 from games.errors import ServiceError
 from games.models import Game, Invite, Seat, Table
 from games.names import player_name
-from games.policy import options_stored, table_choices
+from games.policy import options_stored, table_choices, table_variant
 from games.table.changes import table_bump, table_lock
 from games.table.guests import guest_table_check
 from games.table.publish import lobby_publish
-from games.table.teams import TEAM_NAME_MAX
+from games.teams import TEAM_NAME_MAX
+from games.variants import variant_for
 
 
 def _signed_in(user) -> bool:
@@ -131,7 +132,9 @@ def table_create(*, manager, options: dict, sit: bool = True) -> Table:
     with transaction.atomic():
         account_lock(manager)
         tables_allowance_check(manager)
-        table = Table.objects.create(manager=manager, options=options_stored(rules, policy))
+        table = Table.objects.create(
+            manager=manager, variant=table_variant(rules), options=options_stored(rules, policy)
+        )
         Game.objects.create(table=table)
         Seat.objects.bulk_create(
             Seat(table=table, index=i, user=manager if (sit and i == 0) else None)
@@ -186,7 +189,7 @@ def team_names_set(*, table_id, user, team_a, team_b) -> int:
         game, table = table_lock(table_id)
         if user is None or not user.is_authenticated or user.pk != table.manager_id:
             raise ServiceError("not_manager", _("Only the table manager can name the teams."))
-        if table.mode != "esli":
+        if not variant_for(table).teams:
             raise ServiceError("not_esli", _("Only Eşli tables have teams."))
         if table.status in (Table.Status.FINISHED, Table.Status.CLOSED):
             raise ServiceError("table_over", _("The game at this table is over."))

@@ -155,7 +155,7 @@ def deadline_of(game: Game, table: Table, hand=None, seats=None) -> tuple:
     if table.status == Table.Status.CLOSED:  # closed: nothing more happens
         return None, None
     if hand is None and game.status == Game.Status.PLAYING:
-        hand = game.hands.order_by("-number").first()
+        hand = game.latest_hand()
     for kind in KINDS:
         when = kind.when(game, table, hand, seats)
         if when is not None:

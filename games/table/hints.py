@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import engine
-from games.models import Hand, Seat, Table
+from games.models import Seat, Table
 from games.templatetags.okey import tile_label
+from games.variants import variant_for
 
 
 class HintRefused(Exception):
@@ -51,7 +52,9 @@ def hints_offered(table: Table, seats: Sequence[Seat], user) -> bool:
     """Does ``user`` sit at this practice table with no other person? Before the start the
     other seats may still be empty: bots take them at the start, and no person can sit once
     the game runs."""
-    if not table.policy.practice or user is None or not user.is_authenticated:
+    if not variant_for(table).hints or not table.policy.practice:
+        return False
+    if user is None or not user.is_authenticated:
         return False
     mine = any(s.user_id == user.pk for s in seats)
     return mine and not any(s.user_id not in (None, user.pk) for s in seats)
@@ -166,20 +169,22 @@ def _throw_reason(state, seat: int, thrown: int, *, finished: bool, for_pairs: b
 
 def hint_for(table_id: int, user) -> HintView:
     """The hint for ``user`` now, or HintRefused with the reason."""
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.select_related("game").filter(pk=table_id).first()
     if table is None:
         raise HintRefused(_("There is no such table."))
     seats = list(table.seats.all())
     if not table.policy.practice:
         raise HintRefused(_("Hints are only for practice games: this game is rated."))
+    if not variant_for(table).hints:
+        raise HintRefused(_("This game has no hints yet."))
     if not hints_offered(table, seats, user):
         raise HintRefused(_("Hints are only for a player alone with bots at a practice table."))
     seat = next(s.index for s in seats if s.user_id == user.pk)
-    hand = Hand.objects.filter(game__table=table).select_related("game").order_by("-number").first()
+    hand = table.game.latest_hand()
     state = engine.hand_from_dict(hand.state) if hand is not None and not hand.over else None
     if state is None or state.turn != seat or state.over:
         raise HintRefused(_("A hint is for your own turn."))
-    return hint_view(state, seat, hand.game.version)
+    return hint_view(state, seat, table.game.version)
 
 
 def hint_view(state: engine.HandState, seat: int, version: int) -> HintView:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import ServiceError
 from games.models import Invite, Seat, Table
 from games.names import player_name
+from games.variants import variant_for
 
 INVITE_HOURS_DEFAULT = 48
 
@@ -72,12 +73,13 @@ def invites_panel(table: Table, user, seats: list[dict], invites=None) -> dict |
         return None  # nobody to invite, no team to name: the card only took room
     open_ = table.status == Table.Status.OPEN
     manager_seat = next((s["index"] for s in seats if s.get("is_manager")), None)
+    teams = variant_for(table).teams  # partners: the manager invites theirs and opponents
     choices = []
     for s in seats:
         if not s["empty"] or s.get("reserved"):
             continue
         label = gettext("seat %(n)d") % {"n": s["number"]}
-        if table.mode == "esli" and manager_seat is not None:
+        if teams and manager_seat is not None:
             if s["index"] == (manager_seat + 2) % 4:
                 label = gettext("seat %(n)d (your partner)") % {"n": s["number"]}
             else:
@@ -108,7 +110,7 @@ def invites_panel(table: Table, user, seats: list[dict], invites=None) -> dict |
                 and inv.status != Invite.Status.CANCELLED,
             }
         )
-    if not rows and (not choices or not open_) and (table.mode != "esli" or manager_seat is None):
+    if not rows and (not choices or not open_) and (not teams or manager_seat is None):
         # a table of bots, every seat taken without an invite, or a game under way that never
         # had one (quick play starts at once): nothing to invite to or name
         return None

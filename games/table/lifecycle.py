@@ -27,9 +27,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.engine.state import result_to_dict
 from games.errors import ServiceError
 from games.models import Game, Hand, Seat, Table
+from games.policy import options_stored, table_choices, table_variant
 from games.table import seeds
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.create import game_running_check, players_running_check
@@ -85,9 +85,18 @@ def table_seated_start(*, options: dict, players: list, tournament_id=None) -> T
     """A table seated at once by ``players`` in seat order (a user, or None for a bot), its
     start countdown begun: a table that an arena's pairing made (games.arena), which nobody
     opened by hand, so no account's table limits apply; its manager is the first person seated.
-    ``options`` are stored ones (games.policy.options_stored), checked by the caller."""
+    ``options`` as a table's (games.policy), checked here."""
+    try:
+        rules, policy = table_choices(options)
+    except (engine.OptionError, TypeError) as e:
+        raise ServiceError("bad_options", str(e)) from None
     people = [u for u in players if u is not None]
-    table = Table.objects.create(manager=people[0], options=options, tournament_id=tournament_id)
+    table = Table.objects.create(
+        manager=people[0],
+        variant=table_variant(rules),
+        options=options_stored(rules, policy),
+        tournament_id=tournament_id,
+    )
     game = Game.objects.create(table=table)
     Seat.objects.bulk_create(
         Seat(table=table, index=i, user=u, is_bot=u is None) for i, u in enumerate(players)
@@ -103,19 +112,20 @@ def countdown_stop(table: Table) -> None:
 
 
 def hand_deal(
-    game: Game, options: engine.TableOptions, first_seat: int, number: int, *, lesson=False
+    game: Game, rules: engine.Variant, options, first_seat: int, number: int, *, lesson=False
 ) -> Hand:
-    """Deal hand ``number`` (caller holds the game lock). Only the commitment is public.
-    ``lesson``: the first hand's fixed deal (seeds.FIRST_HAND_SEED)."""
+    """Deal hand ``number`` of the game ``rules`` plays by (the table's ``engine_variant``) with
+    its ``options`` (caller holds the game lock). Only the commitment is public. ``lesson``: the
+    first hand's fixed deal (seeds.FIRST_HAND_SEED)."""
     seed = hand_seed(number, lesson=lesson)
-    state = engine.deal(seed, options, first_seat)
+    state = rules.deal(seed, options, first_seat)
     return Hand.objects.create(
         game=game,
         number=number,
         seed=seed,
         commitment=engine.commitment(seed),
         first_seat=first_seat,
-        state=engine.hand_to_dict(state),
+        state=rules.hand_to_dict(state),
         turn_started=timezone.now(),
     )
 
@@ -135,12 +145,12 @@ def game_start(*, table_id, expected_version) -> bool:
                 countdown_stop(table)
                 table_bump(game, lobby=True)
                 return False
-        options = table.rules
+        options, rules = table.rules, table.engine_variant
         lesson = table.policy.lesson
         first = seeds.first_seat(options.seats, lesson=lesson)
-        game.state = engine.game_to_dict(engine.game_new(options, first))
+        game.state = rules.game_to_dict(rules.game_new(options, first))
         game.status, game.started = Game.Status.PLAYING, timezone.now()
-        hand = hand_deal(game, options, first, number=1, lesson=lesson)
+        hand = hand_deal(game, rules, options, first, number=1, lesson=lesson)
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status"])
         table_bump(game, lobby=True, hand=hand)
@@ -151,39 +161,41 @@ def hand_running(game: Game) -> Hand | None:
     """The hand being played, if any (none before the deal, between hands, after the game)."""
     if game.status != Game.Status.PLAYING:
         return None
-    hand = game.hands.order_by("-number").first()
+    hand = game.latest_hand()
     return hand if hand is not None and not hand.over else None
 
 
-def _hand_close(game: Game, hand: Hand, ended: engine.HandState, now) -> engine.GameState:
+def _hand_close(rules: engine.Variant, game: Game, hand: Hand, ended, now):
     """Mark ``hand`` over with the result of ``ended`` (a state whose phase is "over") and count
-    it in the game; the caller writes the hand's row and bumps the version."""
+    it in the game (both of the game ``rules`` plays by); the caller writes the hand's row and
+    bumps the version. The game's state after it."""
     hand.over, hand.ended = True, now
-    hand.result = result_to_dict(ended.result)
-    state = engine.game_apply_hand(engine.game_from_dict(game.state), ended.result)
-    game.state = engine.game_to_dict(state)
+    hand.result = rules.result_to_dict(ended.result)
+    state = rules.game_apply_hand(rules.game_from_dict(game.state), ended.result)
+    game.state = rules.game_to_dict(state)
     return state
 
 
-def hand_end(game: Game, table: Table, hand: Hand, new_state: engine.HandState, now) -> bool:
+def hand_end(game: Game, table: Table, hand: Hand, new_state, now) -> bool:
     """A move ended the hand (a finish, or the stock ran out): apply it to the game. True when
     that was the game's last hand: the game is over and its results follow (the ``end``
     deadline); otherwise the next deal follows after a pause (the ``next`` deadline). The
     hand's review is made only when someone asks for it (games.review.services)."""
-    state = _hand_close(game, hand, new_state, now)
+    state = _hand_close(table.engine_variant, game, hand, new_state, now)
     if state.over:
         game_finish(game, table, state, now)
         return True
     return False
 
 
-def hand_stop(game: Game, hand: Hand, now, *, staff: bool = True) -> engine.GameState:
+def hand_stop(game: Game, hand: Hand, now, *, staff: bool = True):
     """Staff (or, with ``staff`` False, the last person leaving the game) stop the running
     ``hand`` as void (the engine's ``hand_void``): nothing scores and the same player starts the
     next deal. The stored state stays what its moves made (see the module's notes). The game
     state after it; a void hand never ends a game."""
-    ended = engine.hand_void(engine.hand_from_dict(hand.state))
-    state = _hand_close(game, hand, ended, now)
+    rules = game.table.engine_variant
+    ended = rules.hand_void(rules.hand_from_dict(hand.state))
+    state = _hand_close(rules, game, hand, ended, now)
     hand.result["staff" if staff else "left"] = True  # the table and the replay say who stopped it
     hand.save(update_fields=["over", "ended", "result"])
     return state
@@ -195,12 +207,14 @@ def hand_next(*, table_id, expected_version) -> bool:
         game, table = table_lock(table_id)
         if game.version != expected_version or game.status != Game.Status.PLAYING:
             return False
-        last = game.hands.order_by("-number").first()
-        state = engine.game_from_dict(game.state)
+        last = game.latest_hand()
+        rules = table.engine_variant
+        state = rules.game_from_dict(game.state)
         if last is None or not last.over or state.over:
             return False
         hand = hand_deal(
             game,
+            rules,
             state.options,
             state.next_first_seat,
             number=last.number + 1,
@@ -224,13 +238,14 @@ def game_stop(game: Game, table: Table, now, *, staff: bool = False) -> Hand | N
     """End the game now (staff, or the last person left it): a running hand is stopped as void,
     then the results are written at once, over the hands played so far. The hand stopped, if
     any."""
+    rules = table.engine_variant
     hand = hand_running(game)
     if hand is not None:
         state = hand_stop(game, hand, now, staff=staff)
     else:
-        state = engine.game_from_dict(game.state)
+        state = rules.game_from_dict(game.state)
     state = replace(state, over=True)
-    game.state = engine.game_to_dict(state)
+    game.state = rules.game_to_dict(state)
     game_finish(game, table, state, now)
     results_write(game, table)
     if staff:

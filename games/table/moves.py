@@ -15,25 +15,17 @@ from games.table.lifecycle import hand_end
 from games.table.publish import move_publish
 from games.table.reads import MoveOutcome
 from games.table.store import move_by_key, move_by_table_key, move_rows_lock, move_save
-
-MOVE_KINDS = ("draw", "take", "discard", "finish", "show", "pairs", "take_indicator")
+from games.variants import variant_for
 
 
 def _malformed(detail=None) -> ServiceError:
     return ServiceError("malformed", detail or _("That message is not a move."))
 
 
-def _move_clean(move) -> dict:
-    """The client's part of a move: its kind and, for discard and finish, the tile."""
-    if not isinstance(move, dict) or move.get("kind") not in MOVE_KINDS:
-        raise _malformed()
-    clean = {"kind": move["kind"]}
-    if move["kind"] in ("discard", "finish"):
-        tile = move.get("tile")
-        if not isinstance(tile, str) or not 1 <= len(tile) <= 3:
-            raise _malformed(_("Choose a tile for that move."))
-        clean["tile"] = tile
-    return clean
+def _detail(whole: dict) -> dict | None:
+    """What a move carries beyond its kind, seat and tile (101's groups, meld, side), in the
+    engine's own notation, for the Move row: its replay reads it back."""
+    return {k: v for k, v in whole.items() if k not in ("kind", "seat", "tile")} or None
 
 
 def move_version(value) -> int | None:
@@ -106,10 +98,11 @@ def move_submit(
     no user. ``expected_version`` is the table version the mover saw (None: do not check).
     Raises ServiceError, with nothing changed, for any move that is refused.
     """
-    clean = _move_clean(move)
+    if not isinstance(move, dict):
+        raise _malformed()
     key = _key_clean(idempotency_key)
     try:
-        outcome = _move_apply(table_id, user, seat, clean, expected_version, key, auto)
+        outcome = _move_apply(table_id, user, seat, move, expected_version, key, auto)
     except IntegrityError:
         # A key already used in this hand, sent with the current version (a stale version is
         # looked up before applying): the (hand, key) constraint refused the insert and the
@@ -123,7 +116,7 @@ def move_submit(
     return outcome
 
 
-def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> MoveOutcome:
+def _move_apply(table_id, user, seat, move, expected_version, key, auto) -> MoveOutcome:
     """Under the Game row's lock: check, apply the engine, save. Nothing else: the views, their
     differences and the HTML are the publish's, after the commit."""
     with transaction.atomic():
@@ -131,6 +124,9 @@ def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> Mov
         if rows is None:
             raise ServiceError("no_table", _("There is no such table."))
         game, table, latest, seats = rows.game, rows.table, rows.hand, rows.seats
+        # the client's part of the move, as the table's game reads its moves
+        clean = variant_for(table).family.move_clean(move)
+        rules = table.engine_variant
         if key is not None and latest is not None and expected_version != game.version:
             # A retry of an applied move carries the version from before it, which is no longer
             # the table's (every move bumps it), so only a move that would be refused as stale,
@@ -144,9 +140,10 @@ def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> Mov
         if hand is None or hand.over:
             raise ServiceError("no_hand", _("There is no hand being played at this table."))
         version_check(game, expected_version)
-        state = engine.hand_from_dict(hand.state)
+        state = rules.hand_from_dict(hand.state)
         try:
-            new = engine.hand_apply(state, engine.move_from_dict({**clean, "seat": row.index}))
+            played = rules.move_from_dict({**clean, "seat": row.index})
+            new = rules.apply(state, played)
         except engine.IllegalMove as e:
             raise engine_error(e) from None
         # what the pages showed before the move, for its event: the game's version and deadline,
@@ -154,7 +151,7 @@ def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> Mov
         game_before = copy.copy(game)
         seats_before = tuple(copy.copy(s) if s is row else s for s in seats)
         now = timezone.now()
-        hand.state = engine.hand_to_dict(new)
+        hand.state = rules.hand_to_dict(new)
         hand.version += 1
         if new.turn != state.turn or new.phase == "over":
             hand.turn_started = now
@@ -172,6 +169,7 @@ def _move_apply(table_id, user, seat, clean, expected_version, key, auto) -> Mov
             seat=row.index,
             kind=clean["kind"],
             tile=clean.get("tile", "").upper(),
+            detail=_detail(rules.move_to_dict(played)),
             user=user,
             auto=auto,
             version=version,

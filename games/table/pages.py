@@ -23,12 +23,14 @@ from games.labels import mode_label
 from games.models import Table
 from games.table import lifecycle
 from games.table.bots import bot_add, bot_remove
+from games.table.chat_view import chat_lines
 from games.table.hints import HintRefused, hint_for, hints_offered
 from games.table.moves import move_submit, move_version
 from games.table.privacy import table_open_to
-from games.table.reads import chat_lines, current_hand, epoch_ms, table_rows, table_view
+from games.table.reads import current_hand, table_rows, table_view
 from games.table.render import frame_full as render_frame
 from games.table.seats import seat_back, seat_leave, seat_take
+from games.variants.common import epoch_ms
 
 logger = logging.getLogger(__name__)
 
@@ -237,7 +239,8 @@ def rack_arrange(request, table_id):
     hand = current_hand(table)
     if seat is None or hand is None:
         return JsonResponse({"error": _("You have no rack at this table.")}, status=400)
-    state = engine.hand_from_dict(hand.state)
+    # every game's state has its racks and okey: the arrangement is the same for all of them
+    state = table.engine_variant.hand_from_dict(hand.state)
     groups, leftovers = arrange(state.racks[seat.index], state.okey)
     return JsonResponse(
         {

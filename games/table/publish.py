@@ -30,17 +30,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
-from games import engine, metrics
-from games.table.reads import (
-    MoveEvent,
-    MoveOutcome,
-    OwnView,
-    board_view,
-    rack_view,
-    table_rows,
-    table_view,
-)
+from games import metrics
+from games.table.reads import MoveEvent, MoveOutcome, OwnView, table_rows, table_view
 from games.table.render import event_html, frame_full, in_every_language, own_html
+from games.variants import variant_for
 
 logger = logging.getLogger(__name__)
 
@@ -93,20 +86,24 @@ def move_event(outcome: MoveOutcome) -> MoveEvent:
     """What a move within a hand changed: the public board and the players' own views before
     and after it, from the rows the move read and wrote (no query)."""
     o = outcome
-    gstate = engine.game_from_dict(o.game.state)  # a move within a hand leaves it as it was
+    family = variant_for(o.table).family
+    # a move within a hand leaves the game's state as it was
+    gstate = o.table.engine_variant.game_from_dict(o.game.state)
     move = o.move
+    board = family.board_view
     return MoveEvent(
         table_id=o.table.pk,
         version=o.version,
         seat=move.seat,
         kind=move.kind,
-        tile=_public_tile(move.kind, move.tile or None, o.before, move.seat),
-        before=board_view(o.table, o.game_before, o.seats_before, o.hand, o.before, gstate),
-        after=board_view(o.table, o.game, o.seats, o.hand, o.state, gstate),
+        tile=family.public_tile(move.kind, move.as_engine_dict(), o.before, move.seat),
+        before=board(o.table, o.game_before, o.seats_before, o.hand, o.before, gstate),
+        after=board(o.table, o.game, o.seats, o.hand, o.state, gstate),
         own=_own_changed(
+            family,
             {s.index: player_language(s.user) for s in o.seats if s.user_id is not None},
-            _own_views(o.table.pk, o.game_before.version, o.seats_before, o.hand, o.before),
-            _own_views(o.table.pk, o.version, o.seats, o.hand, o.state),
+            _own_views(family, o.table.pk, o.game_before.version, o.seats_before, o.hand, o.before),
+            _own_views(family, o.table.pk, o.version, o.seats, o.hand, o.state),
         ),
     )
 
@@ -135,36 +132,21 @@ def own_message(version: int, own: OwnView) -> dict:
     }
 
 
-def _public_tile(kind: str, tile: str | None, state: engine.HandState, seat: int) -> str | None:
-    """The tile a move shows everyone: the one discarded or finished with, or the top of the
-    left pile that was taken. A draw shows none: the stock is secret."""
-    if kind in ("discard", "finish"):
-        return tile
-    if kind == "take":
-        return engine.format_tile(state.discards[(seat - 1) % state.n][-1])
-    return None
-
-
-def _own_views(table_id: int, version: int, seats, hand, state) -> dict:
-    """Each seated person's own view of ``state``: seat -> (user id, RackView)."""
+def _own_views(family, table_id: int, version: int, seats, hand, state) -> dict:
+    """Each seated person's own view of ``state``: seat -> (user id, the family's rack view)."""
     return {
-        s.index: (s.user_id, rack_view(table_id, version, s, hand, state))
+        s.index: (s.user_id, family.rack_view(table_id, version, s, hand, state))
         for s in seats
         if s.user_id is not None
     }
 
 
-def _own_changed(languages: dict, before: dict, after: dict) -> tuple[OwnView, ...]:
+def _own_changed(family, languages: dict, before: dict, after: dict) -> tuple[OwnView, ...]:
     """The players whose tiles or moves changed (the version aside)."""
     out = []
     for index, (user_id, view) in after.items():
         old = before[index][1] if index in before else None
-        tiles = old is None or (old.hand_id, old.tiles, old.drawn) != (
-            view.hand_id,
-            view.tiles,
-            view.drawn,
-        )
-        moves = old is None or (old.can, old.phase, old.away) != (view.can, view.phase, view.away)
+        tiles, moves = family.own_changed(old, view)
         if tiles or moves:
             own = OwnView(user_id, view, tiles, moves, lang=languages[index])
             out.append(own)

@@ -25,7 +25,7 @@ from games.table.changes import table_bump, table_lock
 game_results_written = Signal()
 
 
-def _leavers_lose(state: engine.GameState, left: set[int]) -> engine.GameState:
+def _leavers_lose(rules: engine.Variant, state, left: set[int]):
     """The game as the ratings see it when the seats in ``left`` were given up while it ran
     (docs/rules.md, "Leaving a rated game"): each leaver's count is raised above every count
     that stayed, so that in Düz the leavers take the last places (in the order of their own
@@ -33,42 +33,45 @@ def _leavers_lose(state: engine.GameState, left: set[int]) -> engine.GameState:
     is favoured: the game rates as a draw. The engine's own places and points then apply."""
     if not left:
         return state
-    counts = list(state.counts)
-    if state.options.partnership and {i % 2 for i in left} == {0, 1}:
-        return replace(state, counts=(0,) * len(counts))
+    field = rules.scores_field  # a count in Düz Okey, a total in 101: lower is better in both
+    counts = list(getattr(state, field))
+    if rules.team_totals is not None and {i % 2 for i in left} == {0, 1}:
+        return replace(state, **{field: (0,) * len(counts)})
     above = sum(abs(c) for c in counts) + 1  # higher than any team total or count that stayed
-    return replace(state, counts=tuple(c + above if i in left else c for i, c in enumerate(counts)))
+    raised = tuple(c + above if i in left else c for i, c in enumerate(counts))
+    return replace(state, **{field: raised})
 
 
-def game_results(state: engine.GameState, seats, *, rated: bool = True) -> dict:
-    """What the results page shows: per seat its place, final count and rating points; the team
-    totals in Eşli; and who sat where, as they were when the game ended. A seat given up while
+def game_results(rules: engine.Variant, state, seats, *, rated: bool = True) -> dict:
+    """What the results page shows (``state``: the game, of the game ``rules`` plays by): per
+    seat its place, final count (or 101 total) and rating points; the team totals where the
+    variant has teams; and who sat where, as they were when the game ended. A seat given up while
     the game ran (``Seat.left_by``) shows its leaver, placed as the game's loser. An unrated game
     (practice, or no hand played) has no rating points to show: all are 0."""
     seats = sorted(seats, key=lambda s: s.index)
     left = game_leavers(seats)
-    rating = _leavers_lose(state, left)
-    places = engine.game_places(rating)
+    rating = _leavers_lose(rules, state, left)
+    places = rules.game_places(rating)
     # whole points, as the profiles store them, that sum to zero in every game nobody left
-    points = engine.game_rating_whole(rating) if rated else (0,) * state.n
+    points = rules.game_rating_whole(rating) if rated else (0,) * state.n
     if rated and left:
         # a leaver pays the worst that playing on could have cost (docs/rules.md), which is
         # never less than the game's own points for their place; the difference is not shared
         # out: nobody gains by another's leaving more than the game itself gave them
-        worst = engine.game_leaver_points(state.options)
+        worst = rules.leaver_points(state.options)
         points = tuple(worst if i in left else p for i, p in enumerate(points))
     results = {
         "places": list(places),
         "points": list(points),
         "rated": rated,
-        "counts": list(state.counts),
+        "counts": list(getattr(state, rules.scores_field)),
         "hands": state.hands_played,
         "players": [_player(s, s.index in left) for s in seats],
     }
     if left:
         results["left"] = sorted(left)
-    if state.options.partnership:
-        results["teams"] = list(engine.team_totals(state))
+    if rules.team_totals is not None:
+        results["teams"] = list(rules.team_totals(state))
     return results
 
 
@@ -109,11 +112,12 @@ def results_write(game: Game, table) -> None:
     staff before any hand counted, or a practice game (``policy.practice``), is recorded but
     rates nobody; a game someone left is rated however few hands were played (its leavers
     lose, docs/rules.md)."""
-    state = engine.game_from_dict(game.state)
+    rules = table.engine_variant
+    state = rules.game_from_dict(game.state)
     seats = list(table.seats.select_related("user__profile", "left_by__profile"))
     counted = bool(state.hands_played) or bool(game_leavers(seats))
     rated = counted and not table.policy.practice
-    game.results = game_results(state, seats, rated=rated)
+    game.results = game_results(rules, state, seats, rated=rated)
     if rated:
         r = game.results
         profiles_update(game, seats, r["places"], r["points"], r["counts"])

@@ -43,10 +43,11 @@ from games.realtime.sockets import (
 )
 from games.table import render
 from games.table.chat import chat_post
+from games.table.chat_view import chat_lines
 from games.table.moves import move_submit, move_version
 from games.table.privacy import table_open_to
 from games.table.publish import account_group, player_group, table_group
-from games.table.reads import OwnView, chat_lines, table_rows, table_view
+from games.table.reads import OwnView, table_rows, table_view
 from games.table.render import message_html, own_html
 
 logger = logging.getLogger(__name__)

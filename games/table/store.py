@@ -84,7 +84,7 @@ def move_rows_lock(table_id) -> MoveRows | None:
     game = game_lock(table_id)
     if game is None:
         return None
-    hand = Hand.objects.filter(game=game).order_by("-number").first()
+    hand = game.latest_hand()
     seats = list(
         Seat.objects.filter(table_id=game.table_id)
         .select_related("user__profile")

@@ -33,15 +33,16 @@ logger = logging.getLogger(__name__)
 AWAY_AFTER = 2  # timeouts in a row that mark a seat away
 
 
-def moves_apply(table_id, seat: int, moves, version: int) -> int:
-    """Apply one turn's moves for ``seat`` through move_submit; the table's version after them.
-    One deadline task is sent for the whole turn (deadline_batch)."""
+def moves_apply(table_id, seat: int, moves, version: int, rules: engine.Variant) -> int:
+    """Apply one turn's moves for ``seat`` (moves of the game ``rules`` plays by) through
+    move_submit; the table's version after them. One deadline task is sent for the whole turn
+    (deadline_batch)."""
     with deadline_batch():
         for move in moves:
             out = move_submit(
                 table_id=table_id,
                 seat=seat,
-                move=engine.move_to_dict(move),
+                move=rules.move_to_dict(move),
                 expected_version=version,
                 auto=True,
             )
@@ -64,27 +65,31 @@ def turn_due_play(*, table_id, expected_version=None, now=None) -> bool:
             return False
         if game.deadline > now:  # never before its time: a move made in time always wins
             return False
-        hand = game.hands.order_by("-number").first()
+        hand = game.latest_hand()
         if hand is None or hand.over:
             return False
-        state = engine.hand_from_dict(hand.state)
+        rules = table.engine_variant
+        state = rules.hand_from_dict(hand.state)
         seat = table.seats.get(index=state.turn)
         if seat.is_bot:
             strength = seat.bot_strength or table.policy.bot_strength
-            return _bot_turn(table_id, seat, state, game.version, strength)
+            return _bot_turn(table, seat, state, game.version, strength)
         seat.timeouts_in_row += 1
         seat.away = seat.away or seat.timeouts_in_row >= AWAY_AFTER
         seat.save(update_fields=["timeouts_in_row", "away"])
-        moves_apply(table_id, seat.index, engine.auto_moves(state, seat.index), game.version)
+        moves = rules.auto_moves(state, seat.index)
+        moves_apply(table_id, seat.index, moves, game.version, rules)
         return True
 
 
-def _bot_turn(table_id, seat: Seat, state, version: int, strength: str) -> bool:
+def _bot_turn(table, seat: Seat, state, version: int, strength: str) -> bool:
+    table_id, rules = table.pk, table.engine_variant
     try:
         with transaction.atomic():
-            moves_apply(table_id, seat.index, bot_turn_moves(state, seat.index, strength), version)
+            moves = bot_turn_moves(table, state, seat.index, strength)
+            moves_apply(table_id, seat.index, moves, version, rules)
     except (ServiceError, engine.IllegalMove, ValueError):
         # A bot whose plan is refused must not stall the table: it plays the timeout move.
         logger.exception("bot at table %s seat %s: plan refused", table_id, seat.index)
-        moves_apply(table_id, seat.index, engine.auto_moves(state, seat.index), version)
+        moves_apply(table_id, seat.index, rules.auto_moves(state, seat.index), version, rules)
     return True

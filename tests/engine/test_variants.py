@@ -85,3 +85,42 @@ def test_a_101_game_counts_hands_and_rates_by_place():
     g = esli.game_apply_hand(esli.game_new(esli.make_options(hand_limit=1), 0), game.history[1])
     # teams 14 + 26 against 202 - 101: seats 0 and 2 win
     assert esli.game_places(g) == (1, 2, 1, 2) and esli.game_rating_whole(g) == (1, -1, 1, -1)
+
+
+@pytest.mark.parametrize("name", sorted(e.VARIANTS))
+def test_a_hand_replays_and_verifies_from_its_seed(name):
+    v = e.variant(name)
+    opts = v.make_options()
+    s = v.deal(SEED, opts, 0)
+    assert v.verify_deal(SEED, e.commitment(SEED), s)
+    played = []
+    for _ in range(10):
+        for move in v.auto_moves(s, s.turn):
+            played.append(v.move_to_dict(move))
+            s = v.apply(s, move)
+    assert v.replay(SEED, opts, 0, played) == s
+    assert v.verify_deal(SEED, e.commitment(SEED), s, played)
+    assert v.verify_deal(SEED, e.commitment(SEED), s)
+    # another seed, or a move left out, is caught
+    assert not v.verify_deal(bytes(32), e.commitment(bytes(32)), s, played)
+    assert not v.verify_deal(SEED, e.commitment(SEED), s, played[:-1])
+    assert not v.verify_deal(SEED, "00" * 32, s)
+
+
+@pytest.mark.parametrize("name", sorted(e.VARIANTS))
+def test_a_void_hand_scores_nothing_and_its_game_round_trips(name):
+    v = e.variant(name)
+    opts = v.make_options()
+    s = v.deal(SEED, opts, 2)
+    for move in v.auto_moves(s, s.turn):
+        s = v.apply(s, move)
+    void = v.hand_void(s)
+    assert void.phase == "over" and void.result.void and void.seq == s.seq
+    assert void.racks == s.racks and void.stock == s.stock
+    with pytest.raises(e.IllegalMove):
+        v.hand_void(void)
+    assert v.result_from_dict(json.loads(json.dumps(v.result_to_dict(void.result)))) == void.result
+    g = v.game_apply_hand(v.game_new(opts, 2), void.result)
+    assert g.hands_played == 0 and g.next_first_seat == 2  # a void hand does not count
+    assert v.game_from_dict(json.loads(json.dumps(v.game_to_dict(g)))) == g
+    assert (v.team_totals is not None) == name.startswith("esli")

@@ -5,11 +5,12 @@ points are Düz Okey's (by place) or Eşli Okey's (by team)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..game import places_of, rating_exact, rating_whole
 from .options import Options101
 from .scoring import team_scores
-from .state import Result101
+from .state import Result101, result101_from_dict, result101_to_dict
 
 
 @dataclass(frozen=True)
@@ -62,3 +63,27 @@ def game101_rating_whole(game: Game101) -> tuple[int, ...]:
     teams = team_scores(game.totals) if game.options.esli else None
     places = game101_places(game)
     return rating_whole(rating_exact(places, game.hands_played, teams), places)
+
+
+def game101_to_dict(game: Game101) -> dict[str, Any]:
+    return {
+        "options": game.options.to_dict(),
+        "n": game.n,
+        "totals": list(game.totals),
+        "hands_played": game.hands_played,
+        "next_first_seat": game.next_first_seat,
+        "over": game.over,
+        "history": [result101_to_dict(r) for r in game.history],
+    }
+
+
+def game101_from_dict(d: dict[str, Any]) -> Game101:
+    return Game101(
+        options=Options101.from_dict(d["options"]),
+        n=d["n"],
+        totals=tuple(d["totals"]),
+        hands_played=d["hands_played"],
+        next_first_seat=d["next_first_seat"],
+        over=d["over"],
+        history=tuple(result101_from_dict(r) for r in d["history"]),
+    )

@@ -187,6 +187,16 @@ def hand101_apply(state: Hand101, move: Move101) -> Hand101:
     return replace(rule(state, move), seq=state.seq + 1)
 
 
+def hand101_void(state: Hand101) -> Hand101:
+    """The hand over as void, as if every player had opened with pairs: nobody scores (staff
+    stop a hand this way, or the last person leaving the game). Racks, table, piles and stock
+    stay as they are; not a move: ``seq`` does not change."""
+    if state.over:
+        raise IllegalMove("hand_over", "the hand is over")
+    result = Result101(True, scores=(0,) * state.n)
+    return replace(state, phase="over", drawn=None, taken=None, result=result)
+
+
 def legal_kinds101(s: Hand101, seat: int) -> set[str]:
     """The kinds of move ``seat`` may make now (a kind listed may still be refused for the
     tiles chosen)."""

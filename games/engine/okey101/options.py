@@ -36,6 +36,12 @@ class Options101:
             raise OptionError("eşli 101 needs 4 seats")
 
     @property
+    def partnership(self) -> bool:
+        """Partners counted together (Düz Okey's ``RuleOptions.partnership``): the ratings read
+        it."""
+        return self.esli
+
+    @property
     def variant(self) -> str:
         return "esli101" if self.esli else "101"
 

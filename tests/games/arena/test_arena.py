@@ -303,3 +303,12 @@ def test_a_table_closed_by_staff_sends_its_players_back_to_the_pool(players, adm
     assert tournament_pair(tournament_id=t.pk) == 1  # back in the pool, and seated again
     e = entrant(t, players[0])
     assert e.table_id not in (None, table.pk) and e.points == 0 and e.games == 0
+
+
+@pytest.mark.parametrize("variant", ["duz", "esli", "101", "esli101"])
+def test_any_variant_the_engine_offers_is_played_by_the_tables_options(players, variant):
+    t = joined(arena(options={"variant": variant, "hand_limit": 1}), players[:4])
+    assert tournament_pair(tournament_id=t.pk) == 1
+    (table,) = tables_of(t)
+    assert table.variant == variant and table.status == Table.Status.STARTING
+    assert table.policy.private and not table.policy.practice

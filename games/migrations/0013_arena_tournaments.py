@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_invite_declined"),
+        ("games", "0012_merge_0010_invite_declined_0011_move_detail"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
