@@ -244,3 +244,31 @@ def test_ready_answers_503_within_a_second_when_the_database_never_answers(tmp_p
             assert live.status == 200
     finally:
         silent.close()
+
+
+def test_beat_off_on_this_machine_exits_cleanly_and_writes_no_heartbeat(tmp_path, settings):
+    """BEAT=0 on every machine but one (deploy/README.md): its beat exits 0 at once, which
+    supervisord leaves be (deploy/programs.conf), and sends nothing."""
+    proc, socket_path = redis_start(tmp_path)
+    try:
+        env = {
+            **os.environ,
+            "BEAT": "0",
+            "REDIS_URL": f"unix://{socket_path}",
+            "DJANGO_SETTINGS_MODULE": "okeysite.settings",
+            "OKEY_VAR_DIR": str(tmp_path),
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "celery", "-A", "okeysite", "beat", "-s",
+             str(tmp_path / "schedule")],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0
+        assert "beat is off on this machine (BEAT=0)" in done.stdout + done.stderr
+        settings.REDIS_URL = env["REDIS_URL"]
+        client = heartbeat_client()
+        assert client.get(HEARTBEAT_KEY) is None and client.llen("celery") == 0
+        client.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -40,9 +40,10 @@ def first_hand(request):
 @require_GET
 def coach(request, table_id):
     """The coach's panel at a first-hand table, for the player who sits there. The page asks
-    every second with the ``key`` of what it shows: nothing changed, 204 and no swap. Once the
-    hand's end is shown, the same again with 286, htmx's word for "stop asking" (it swaps a 286
-    like a 200, so the panel stays as it was)."""
+    when it loads and whenever the table's socket brings a change, with the ``key`` of what it
+    shows: nothing changed, 204 and no swap. Once the hand's end is shown, the same again with
+    286, htmx's word for "stop asking" (it swaps a 286 like a 200, so the panel stays as it
+    was)."""
     now = coach_key(table_id, request.user)
     if now is None:
         raise Http404

@@ -102,6 +102,13 @@ def signed(value):
     return text.replace("-", "−")
 
 
+@register.filter
+def minus(value):
+    """A whole number with the typographic minus that ``signed`` writes, without its plus: a
+    total beside the games' "−12" read "-12" (issue 42)."""
+    return str(value).replace("-", "−")
+
+
 @register.simple_tag
 def seat_name(seat):
     """A seat's name in the active language: a person's own name, "Bot 3" for a bot. ``seat``

@@ -630,6 +630,17 @@
     return !own || Number(own.version) >= rackVersion;
   }
 
+  // Whatever reads the table anew when it changes (the first hand's coach) hears it once the
+  // frames of a change have landed (a move's event and its own part come as two), rather than
+  // asking the server every second.
+  var changedTimer = null;
+  function changedSoon() {
+    window.clearTimeout(changedTimer);
+    changedTimer = window.setTimeout(function () {
+      document.body.dispatchEvent(new CustomEvent("okey:table-changed"));
+    }, 60);
+  }
+
   function afterFrame() {
     var v = document.getElementById("table-version");
     if (v) {
@@ -647,6 +658,7 @@
     viewerMark();
     boardSortables();
     tick();
+    changedSoon();
     var message = document.getElementById("table-message");
     if (message && message.textContent.trim()) {
       pendingSlot = null; // a refused draw: the next tile goes to the usual place
@@ -667,6 +679,19 @@
     var panel = document.getElementById("hint-panel");
     var hint = panel && panel.querySelector("[data-hint]");
     if (hint && lastVersion > Number(hint.getAttribute("data-version"))) panel.textContent = "";
+    hintMark();
+  }
+
+  // The tile the hint would throw, marked in the rack (one copy, as the throw is one tile): a
+  // pointer, not a selection, so the player still picks it (or another) themselves.
+  function hintMark() {
+    document.querySelectorAll("#rack .tile.is-hinted").forEach(function (tile) {
+      tile.classList.remove("is-hinted");
+    });
+    var hint = document.querySelector("#hint-panel [data-hint][data-tile]");
+    if (!hint) return;
+    var tile = document.querySelector('#rack .slot .tile[data-tile="' + hint.getAttribute("data-tile") + '"]');
+    if (tile) tile.classList.add("is-hinted");
   }
 
   document.body.addEventListener("htmx:afterSwap", function (event) {

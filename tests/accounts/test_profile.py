@@ -1,3 +1,6 @@
+import re
+from datetime import UTC
+
 import pytest
 from allauth.account.models import EmailAddress
 from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
@@ -151,3 +154,28 @@ def test_a_player_finds_the_second_factor_on_their_profile(client, django_user_m
     html = client.get("/en/profile/").content.decode()
     assert 'href="/en/accounts/2fa/" data-second-factor' in html
     assert client.get("/en/accounts/2fa/").status_code == 200
+
+
+def test_the_profile_writes_points_and_times_alike(client, django_user_model):
+    """Issue 42: the profile showed "-12" beside the games' "−12", and "12/06/2026 1 p.m."
+    beside "12:59 p.m."."""
+    from datetime import datetime
+
+    from games.models import Game, PlayerResult, Table
+
+    user = django_user_model.objects.create_user("ece", "ece@example.com", PASSWORD)
+    Profile.objects.filter(user=user).update(rating_points=-12, games_played=2)
+    table = Table.objects.create(manager=user, options={})
+    game = Game.objects.create(table=table)
+    for minute, points in ((0, -8), (59, -4)):
+        ended = datetime(2026, 12, 6, 13 - (minute == 59), minute, tzinfo=UTC)
+        PlayerResult.objects.create(
+            game=game if minute == 0 else Game.objects.create(table=Table.objects.create(
+                manager=user, options={})),
+            user=user, seat=0, place=4, points=points, count=30, ended=ended,
+        )  # fmt: skip
+    client.force_login(user)
+    html = client.get("/en/profile/").content.decode()
+    assert "<dd>−12</dd>" in html and ">−8</td>" in html and ">-12<" not in html
+    assert "p.m." not in html and "a.m." not in html
+    assert re.search(r"\b\d\d:00\b", html) and re.search(r"\b\d\d:59\b", html)

@@ -1,6 +1,6 @@
 """axe-core (tests/vendor/, from npm) on the pages people use: no serious or critical
 accessibility violation on the home page, sign-up, the lobby, a table mid-hand, a hand's result,
-the profile and the leaderboard."""
+the profile and the leaderboard, and the pages issue 42 changed."""
 
 from pathlib import Path
 
@@ -68,3 +68,48 @@ def test_a_hands_result_has_no_serious_violation(asgi_live_server, browser, hand
         assert violations(page) == [], "a hand's result"
     finally:
         page.context.close()
+
+
+def test_the_pages_of_issue_42_have_no_serious_violation(asgi_live_server, browser, four):
+    """The leave control open at a table, the one-game card, the privacy notice, the e-mail and
+    second-factor pages, an invitation with its "decline", and a guest's lobby (with the pace),
+    profile and sign-up."""
+    from games.invites.services import invite_create, token_hash
+    from games.models import Invite
+    from games.table.create import table_create
+
+    users, table = four
+    server = asgi_live_server
+    open_table = table_create(manager=users[1], options={"seats": 2})
+    invite = invite_create(
+        table_id=open_table.pk, inviter=users[1], email="misafir@example.com", seat_index=1
+    )
+    token = "t" * 43
+    Invite.objects.filter(pk=invite.pk).update(token_hash=token_hash(token))
+    page = sign_in(browser, server, users[0], **NO_CSP)
+    try:
+        page.goto(f"{server.url}/table/{table.pk}/")
+        table_ready(page, 15)
+        page.locator("#game-leave summary").click()
+        assert violations(page) == [], "the leave control"
+        page.goto(server.url + "/")
+        page.get_by_role("button", name="Hızlı oyun · Düz Okey").click()
+        page.locator("#game-running").wait_for()
+        assert violations(page) == [], "the one-game card"
+        for path in ("/privacy/", "/accounts/email/", "/accounts/2fa/", f"/invite/{token}/"):
+            page.goto(server.url + path)
+            assert violations(page) == [], path
+    finally:
+        page.context.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, **NO_CSP)
+    try:
+        guest = context.new_page()
+        guest.goto(server.url + "/")
+        assert violations(guest) == [], "the lobby, a visitor's"
+        guest.locator("[data-guest-play]").click()
+        guest.wait_for_url(lambda url: "/table/" in url)
+        for path in ("/", "/profile/", "/guest/signup/"):
+            guest.goto(server.url + path)
+            assert violations(guest) == [], f"{path}, a guest's"
+    finally:
+        context.close()

@@ -94,10 +94,10 @@ def test_a_player_who_leaves_an_esli_game_loses_it(
         # the bot on the seat and team A's partner play the game out and win it
         in_a_thread(game_over, table, [1, 20, 1, 20], hands=8)
         page.goto(f"{asgi_live_server.url}/profile/")
-        expect(page.locator(".stat", has_text="Puan").locator("dd")).to_have_text("-8")
+        expect(page.locator(".stat", has_text="Puan").locator("dd")).to_have_text("−8")
         page.goto(f"{asgi_live_server.url}/leaderboard/")
         row = page.locator("tr", has_text="Oyuncu 3")
-        expect(row).to_contain_text("-8")
+        expect(row).to_contain_text("−8")
         page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
         final = page.locator("#table-board .result .result-table").first
         expect(final.locator("tr", has_text="Oyuncu 3")).to_contain_text("oyundan ayrıldı")

@@ -17,6 +17,7 @@ from tests.games.helpers import hand_state
 
 from .play_support import players_make, sign_in, table_ready, version_of, wait_db, wait_version
 from .test_axe import NO_CSP, violations
+from .test_phone import boxes
 from .test_play import SEED_HEX, celery_worker
 
 __all__ = ["celery_worker"]  # a fixture of test_play
@@ -65,6 +66,12 @@ def test_the_hint_sits_beside_the_rack_and_shows_the_rack_after_the_throw(
         table_ready(page, 15)
         panel = hint_open(page)
         expect(panel.locator(".hint-advice .tile")).to_have_attribute("data-tile", thrown)
+        # the tile is marked in the rack, one copy, as a pointer: not selected (issue 42)
+        hinted = page.locator("#rack .slot .tile.is-hinted")
+        expect(hinted).to_have_count(1)
+        expect(hinted).to_have_attribute("data-tile", thrown)
+        expect(page.locator("#rack .tile.is-selected")).to_have_count(0)
+        expect(page.locator('[data-act="discard"]')).to_be_disabled()
 
         # in sight with the rack, without scrolling: at its right, from its top down
         assert page.evaluate("window.scrollY") == 0
@@ -105,6 +112,7 @@ def test_the_hint_is_gone_once_the_table_moves_on(
         page.locator('[data-act="discard"]').click()
         wait_version(page, version + 1)
         expect(panel.locator("[data-hint]")).to_have_count(0)
+        expect(page.locator("#rack .tile.is-hinted")).to_have_count(0)  # gone with the hint
 
         # the bots play; on the player's next turn the panel is empty until asked
         wait_db(lambda: Hand.objects.get(pk=hand.pk).state["turn"] == 0, timeout=20)
@@ -112,6 +120,14 @@ def test_the_hint_is_gone_once_the_table_moves_on(
         expect(panel.locator("[data-hint]")).to_have_count(0)
         panel = hint_open(page)
         expect(panel.locator(".hint-reason")).not_to_be_empty()
+        # while drawing too, the turn's buttons and the hint are in sight at 1280×800 (issue 42)
+        # (discard and finish, useless before the draw, give their row to the moves)
+        assert page.evaluate("window.scrollY") == 0
+        expect(page.locator('[data-act="discard"]')).to_be_hidden()
+        for selector in ("[data-hint-ask]", '#my-moves [data-move="draw"]', "#my-moves .button"):
+            for b in boxes(page, selector):
+                assert b["bottom"] <= 800 and b["right"] <= 1280, (selector, b)
+        assert box(panel)["bottom"] <= 800
         page.locator(".stock.is-drawable").click()
         table_ready(page, 15)
         expect(panel.locator("[data-hint]")).to_have_count(0)

@@ -113,8 +113,8 @@ def test_a_timeout_task_that_comes_early_waits_for_the_deadline(celery_worker, t
 
 
 def test_a_duplicated_task_does_nothing(celery_worker, task_log, playing):
+    v = version_of(playing)  # before the task is sent: the worker may play it at once
     turn_due_in(playing, -1)  # overdue: its task is sent at once
-    v = version_of(playing)
     for _ in range(2):  # the same message twice more (a redelivery, a second sender)
         deadline_due_task.apply_async(args=("turn", playing.pk, v))
     done = wait_until(
