@@ -169,8 +169,8 @@ def test_the_tournaments_pages_have_no_serious_violation(
         minutes=60,
         rated=False,
     )
-    for u in users:
-        entrant_join(tournament_id=running.pk, user=u)
+    for u in users:  # from a thread: Playwright's loop runs in this one (play_support)
+        in_a_thread(entrant_join, tournament_id=running.pk, user=u)
     Entrant.objects.filter(user=users[0]).update(
         points=12, games=3, wins=3, streak=3,
         results=[{"table": 1, "place": 1, "points": 4, "fire": False, "left": False}] * 2
