@@ -146,7 +146,9 @@ def bench_push(players: int, seconds: float, port: int) -> None:
     )
     redis_url = os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/6")
     db_recreate(database_url)
-    env = site_env(database_url, redis_url)
+    # the site's processes and this one (which renders the pushes) send no mail here
+    os.environ.setdefault("EMAIL_URL", "consolemail://")
+    env = site_env(database_url, redis_url, EMAIL_URL=os.environ["EMAIL_URL"])
     stack = Stack(env, ROOT / "var" / "load" / "arena-logs")
     stack.prepare()
     django_setup(env)
