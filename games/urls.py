@@ -3,6 +3,7 @@
 from django.urls import path
 
 import okeysite.converters  # noqa: F401  (registers <id:...>)
+from games.arena import pages as arena
 from games.invites import pages as invites
 from games.lobby import pages as lobby
 from games.review import pages as review
@@ -39,6 +40,10 @@ urlpatterns = [
         name="invite_cancel",
     ),
     path("table/<id:table_id>/teams/", invites.team_names, name="team_names"),
+    path("arena/", arena.tournaments, name="tournaments"),
+    path("arena/<id:tournament_id>/", arena.tournament, name="tournament"),
+    path("arena/<id:tournament_id>/join/", arena.tournament_join, name="tournament_join"),
+    path("arena/<id:tournament_id>/pause/", arena.tournament_pause, name="tournament_pause"),
     path("invite/continue/", invites.invite_continue, name="invite_continue"),
     path("table/<id:table_id>/rematch/", social.rematch, name="rematch"),
     path(

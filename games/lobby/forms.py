@@ -104,12 +104,17 @@ class TableForm(forms.Form):
         if game.teams and data.get("seats") != 4:
             self.add_error("seats", _("Eşli Okey is played by four players."))
             return data
-        # the options of the game chosen: the fields of the other games are left out
-        names = set(game.engine.make_options().to_dict()) | POLICY_NAMES
-        data = {k: v for k, v in data.items() if k in names}
-        data["variant"] = game.name
+        data = game_options(data)
         try:
             table_choices(data)
         except OptionError as e:
             raise forms.ValidationError(str(e)) from None
         return data
+
+
+def game_options(data: dict) -> dict:
+    """The options of the game ``data["mode"]`` names, with its name as ``variant``: the fields
+    the form shows for the other games are left out (the arena's admin form asks this too)."""
+    game = site_variant(data.get("mode"))
+    names = set(game.engine.make_options().to_dict()) | POLICY_NAMES
+    return {k: v for k, v in data.items() if k in names} | {"variant": game.name}
