@@ -12,6 +12,11 @@ run:
 
 # make test: ruff, then the whole pytest suite (a private Redis when REDIS_URL is unset;
 # PostgreSQL when DATABASE_URL is set). PYTEST_ARGS passes options: make test PYTEST_ARGS=-x
+# The tests run in TEST_WORKERS parallel processes (pytest-xdist; "auto": one a core), each with
+# its own test database and Redis (tests/redis_plugin.py); TEST_WORKERS=0 runs them in this one.
+# worksteal: a worker that runs out takes tests queued for another, so that the few long browser
+# tests do not leave one worker busy at the end while the other idles.
+TEST_WORKERS ?= auto
 test:
 	@bin/ensure-venv test
 	@bin/ensure-chromium
@@ -20,7 +25,7 @@ test:
 	    .venv/bin/ruff check .; \
 	    .venv/bin/ruff format --check .; \
 	    .venv/bin/lint-imports; \
-	    .venv/bin/pytest $(PYTEST_ARGS)
+	    .venv/bin/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint:
 	@bin/ensure-venv test

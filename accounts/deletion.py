@@ -46,7 +46,18 @@ USER_ROWS = {
     "games.invite.inviter": "deleted",
     "games.invite.accepted_by": "kept, the e-mail address on it erased",
     "games.staffaction.staff": "kept: what a staff member did to a table",
+    "games.entrant.user": "kept: the arena's standings, under the anonymous user; paused",
+    "games.tournament.created_by": "kept: who scheduled the tournament (the anonymous user)",
     "accounts.guest.user": "kept: the guests' cleanup deletes the user once the session is over",
+    "games.follow.follower": "deleted",
+    "games.follow.followed": "deleted",
+    "games.block.blocker": "deleted",
+    "games.block.blocked": "deleted",
+    "games.report.reporter": "kept, anonymous: staff's record of what was reported",
+    "games.report.reported": "kept: staff's record, under the anonymous user",
+    "games.report.handled_by": "kept: what a staff member did",
+    "games.sanction.user": "kept: staff's record, under the anonymous user",
+    "games.sanction.staff": "kept: what a staff member did",
 }
 
 # Never a name a player can choose: display names may not hold format characters (U+2060 is

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from games.profiles import recent_games, recent_hands
+from games.profiles import player_relation, recent_games, recent_hands, sanctions_in_force
 
 from .forms import ProfileForm
 from .languages import url_in_language
@@ -24,6 +24,7 @@ def profile(request):
     user = request.user
     ctx = {"profile": user.profile, "own": True, "recent_games": recent_games(user)}
     ctx["recent_hands"] = recent_hands(user, viewer=user)
+    ctx["sanctions"] = sanctions_in_force(user)
     ctx["guest"] = guest_is(user)
     return render(request, "accounts/profile.html", ctx)
 
@@ -33,6 +34,12 @@ def profile_detail(request, user_id):
     own = request.user.is_authenticated and request.user.pk == user.pk
     ctx = {"profile": user.profile, "own": own, "recent_games": recent_games(user)}
     ctx["recent_hands"] = recent_hands(user, viewer=request.user)
+    ctx["relation"] = player_relation(request.user, user)
+    # from a seat at a table: a report made here names that table (the report's page checks it)
+    table = request.GET.get("table", "")
+    ctx["table_id"] = int(table) if table.isdigit() and len(table) < 12 else None
+    if own:
+        ctx["sanctions"] = sanctions_in_force(user)
     return render(request, "accounts/profile.html", ctx)
 
 

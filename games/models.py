@@ -6,6 +6,7 @@ lock for everything that happens at its table (see the services), so every table
 Game from the moment it is created.
 """
 
+from datetime import timedelta
 from functools import cached_property
 
 from django.conf import settings
@@ -58,6 +59,16 @@ class Table(models.Model):
     # Eşli: names the manager gave the teams (seats 1 & 3, seats 2 & 4); blank shows a default
     team_a_name = models.CharField(max_length=30, blank=True, verbose_name=_("Team A"))
     team_b_name = models.CharField(max_length=30, blank=True, verbose_name=_("Team B"))
+    # The arena tournament that seated this table (games.arena), if any: its game's end counts
+    # in the tournament's standings and sends its players back to the tournament's page.
+    tournament = models.ForeignKey(
+        "Tournament",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tables",
+        verbose_name=_("tournament"),
+    )
 
     class Meta:
         ordering = ["-created"]
@@ -363,6 +374,11 @@ class StaffAction(models.Model):
         HAND_VOID = "hand_void", _("voided the hand and dealt again")
         GAME_END = "game_end", _("ended the game")
         ACCOUNT_DELETE = "account_delete", _("a player deleted their account")
+        ACCOUNT_WARN = "account_warn", _("warned a player")
+        ACCOUNT_MUTE = "account_mute", _("muted a player's chat")
+        ACCOUNT_SUSPEND = "account_suspend", _("suspended an account")
+        SANCTION_LIFT = "sanction_lift", _("lifted a sanction")
+        REPORT_DISMISS = "report_dismiss", _("dismissed a report")
 
     staff = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -386,6 +402,304 @@ class StaffAction(models.Model):
         ordering = ["-created", "-id"]
 
     def __str__(self):
-        if self.kind == self.Kind.ACCOUNT_DELETE:
+        if "user" in self.details and self.table_id is None:
             return f"{self.get_kind_display()} (user {self.details.get('user')})"
         return f"{self.get_kind_display()} (table {self.details.get('table')})"
+
+
+# --- between players (games.social): follows, blocks, reports, and staff's sanctions ------------
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: no request, no answer. Two follows make friends."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: never seated together by quick play or a tournament,
+    the blocked player's chat and invitations do not reach the blocker, and they cannot follow
+    the blocker or see whether the blocker is online. Only the blocker knows of it."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"])]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocked {self.blocked_id}"
+
+
+class Report(models.Model):
+    """A player's report of another to staff, with the evidence as it stood when it was made:
+    the table and hand, and the table's last chat lines (copied: chat is pruned, and a line
+    deleted later must still be seen by staff)."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", _("insults or harassment in chat")
+        CHEATING = "cheating", _("cheating or playing together against others")
+        STALLING = "stalling", _("stalling or leaving games on purpose")
+        NAME = "name", _("an offensive name")
+        OTHER = "other", _("something else")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        ACTIONED = "actioned", _("acted on")
+        DISMISSED = "dismissed", _("dismissed")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="reports_made",
+        verbose_name=_("reported by"),
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_against",
+        verbose_name=_("player reported"),
+    )
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    note = models.CharField(_("note"), max_length=500, blank=True)
+    # kept when the table is deleted: ``evidence`` holds its id as well
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+    )
+    hand_number = models.PositiveIntegerField(_("hand"), null=True, blank=True)
+    # {"table": id, "hand": n, "chat": [{"author": id, "name": ..., "text": ..., "time": iso}]}
+    evidence = models.JSONField(_("evidence"), default=dict)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created = models.DateTimeField(_("made"), auto_now_add=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports_handled",
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        indexes = [models.Index(fields=["status", "created"])]
+
+    def __str__(self):
+        return f"report #{self.pk} on {self.reported_id}"
+
+
+class Sanction(models.Model):
+    """What staff did to an account: a warning (told once, nothing barred), a chat mute or a
+    suspension until ``until``. A suspended account cannot sit, chat, follow or invite."""
+
+    class Kind(models.TextChoices):
+        WARN = "warn", _("warning")
+        MUTE = "mute", _("chat muted")
+        SUSPEND = "suspend", _("suspended")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    reason = models.CharField(max_length=200)
+    created = models.DateTimeField(auto_now_add=True)
+    until = models.DateTimeField(null=True, blank=True)  # none for a warning
+    lifted = models.DateTimeField(null=True, blank=True)
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="sanctions_given",
+    )
+    report = models.ForeignKey(
+        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="sanctions"
+    )
+    # when the player first saw it (a warning is shown until then)
+    seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["user", "kind", "until"])]
+
+    def __str__(self):
+        return f"{self.kind} {self.user_id} until {self.until}"
+
+
+class Rematch(models.Model):
+    """The rematch asked for at a finished table (games.social.rematch): who accepted, who
+    declined and when, and the table it started once every player still in had accepted."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rematch")
+    accepted = models.JSONField(default=list)  # user ids
+    declined = models.JSONField(default=dict)  # user id (a string, as JSON keys are) -> ISO time
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.OneToOneField(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
+
+    def __str__(self):
+        return f"rematch of table {self.table_id}"
+
+
+class TournamentSchedule(models.Model):
+    """A tournament that comes back every week at the same local time (games.arena.schedule):
+    Celery beat makes its tournaments a few days ahead, each from this row's choices."""
+
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    # the tables' options, as a table's (games.policy): rules and policy in one mapping
+    options = models.JSONField(default=dict, verbose_name=_("table options"))
+    rated = models.BooleanField(default=True, verbose_name=_("rated"))
+    bots = models.BooleanField(default=False, verbose_name=_("bots may fill seats"))
+    minutes = models.PositiveSmallIntegerField(default=60, verbose_name=_("length in minutes"))
+    weekday = models.PositiveSmallIntegerField(
+        choices=[
+            (0, _("Monday")),
+            (1, _("Tuesday")),
+            (2, _("Wednesday")),
+            (3, _("Thursday")),
+            (4, _("Friday")),
+            (5, _("Saturday")),
+            (6, _("Sunday")),
+        ],
+        verbose_name=_("weekday"),
+    )
+    at = models.TimeField(verbose_name=_("local start time"))
+    timezone = models.CharField(
+        max_length=40, default="Europe/Istanbul", verbose_name=_("time zone")
+    )
+    days_ahead = models.PositiveSmallIntegerField(default=7, verbose_name=_("made days ahead"))
+    active = models.BooleanField(default=True, verbose_name=_("active"))
+
+    class Meta:
+        ordering = ["weekday", "at"]
+        verbose_name = _("recurring tournament")
+        verbose_name_plural = _("recurring tournaments")
+
+    def __str__(self):
+        return self.name
+
+
+class Tournament(models.Model):
+    """An arena (games.arena): players join during a fixed window and are paired again into
+    four-seat tables of its options as soon as they wait; points by place, with a streak bonus."""
+
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    # every table's options (games.policy), checked when the tournament is scheduled; the
+    # tournament's own ``rated`` and ``bots`` decide the tables' practice and bots_fill
+    options = models.JSONField(default=dict, verbose_name=_("table options"))
+    rated = models.BooleanField(default=True, verbose_name=_("rated"))
+    bots = models.BooleanField(default=False, verbose_name=_("bots may fill seats"))
+    starts = models.DateTimeField(db_index=True, verbose_name=_("starts"))
+    minutes = models.PositiveSmallIntegerField(verbose_name=_("length in minutes"))
+    # when the last game ended after the time was up: the standings are final from then on
+    finished = models.DateTimeField(null=True, blank=True, verbose_name=_("finished"))
+    created = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments_made",
+        verbose_name=_("scheduled by"),
+    )
+    schedule = models.ForeignKey(
+        TournamentSchedule,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("recurring tournament"),
+    )
+
+    class Meta:
+        ordering = ["starts", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["schedule", "starts"],
+                condition=Q(schedule__isnull=False),
+                name="tournament_once_per_schedule_start",
+            ),
+        ]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def ends(self):
+        return self.starts + timedelta(minutes=self.minutes)
+
+
+class Entrant(models.Model):
+    """A player in a tournament: their standing, their results game by game, and where they
+    are (waiting in the pool, at a table, or paused)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    joined = models.DateTimeField(auto_now_add=True)
+    # wants to play: in the pool or at a table; False when paused (or they left a game)
+    active = models.BooleanField(default=True)
+    waiting_since = models.DateTimeField(null=True, blank=True)  # in the pool since
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="entrants"
+    )
+    # who sat at their last table: the pairing avoids seating them together again at once
+    mates = models.JSONField(default=list)
+    points = models.IntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0)  # games won in a row
+    games = models.PositiveSmallIntegerField(default=0)
+    wins = models.PositiveSmallIntegerField(default=0)
+    # one line per game, in order (games.arena.points): table, place, points, doubled, left
+    results = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["tournament_id", "-points", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="entrant_once"),
+        ]
+        indexes = [models.Index(fields=["tournament", "-points"], name="entrant_standing")]
+
+    def __str__(self):
+        return f"{self.user_id} in tournament {self.tournament_id}: {self.points}"
+
+    @property
+    def on_fire(self) -> bool:
+        return self.streak >= 2

@@ -13,12 +13,17 @@ from games import engine
 from games.errors import ServiceError
 from games.labels import mode_label
 from games.models import (
+    Block,
     ChatMessage,
+    Entrant,
+    Follow,
     Game,
     Hand,
     Invite,
     Move,
     PlayerResult,
+    Report,
+    Sanction,
     Seat,
     StaffAction,
     Table,
@@ -62,6 +67,51 @@ def player_games_export(user) -> dict:
         "invites_accepted": [
             {"table": i.table_id, "seat": i.seat_index + 1, "accepted": _when(i.accepted_at)}
             for i in Invite.objects.filter(accepted_by=user).order_by("accepted_at", "id")
+        ],
+        "following": [
+            {"player": f.followed_id, "since": _when(f.created)}
+            for f in Follow.objects.filter(follower=user).order_by("created", "id")
+        ],
+        "blocked": [
+            {"player": b.blocked_id, "since": _when(b.created)}
+            for b in Block.objects.filter(blocker=user).order_by("created", "id")
+        ],
+        "reports_made": [
+            {
+                "player": r.reported_id,
+                "reason": r.reason,
+                "note": r.note,
+                "table": r.evidence.get("table"),
+                "made": _when(r.created),
+                "status": r.status,
+            }
+            for r in Report.objects.filter(reporter=user).order_by("created", "id")
+        ],
+        "sanctions": [
+            {
+                "kind": s.kind,
+                "reason": s.reason,
+                "given": _when(s.created),
+                "until": _when(s.until),
+                "lifted": _when(s.lifted),
+            }
+            for s in Sanction.objects.filter(user=user).order_by("created", "id")
+        ],
+        "tournaments": [
+            {
+                "tournament": e.tournament_id,
+                "name": e.tournament.name,
+                "starts": _when(e.tournament.starts),
+                "joined": _when(e.joined),
+                "points": e.points,
+                "games": e.games,
+                "wins": e.wins,
+                # each game: its table, the place, the points it scored (doubled on a streak)
+                "results": e.results,
+            }
+            for e in Entrant.objects.filter(user=user)
+            .select_related("tournament")
+            .order_by("joined", "id")
         ],
         "tables_managed": [
             {
@@ -203,6 +253,10 @@ def player_games_erase(user) -> dict:
     the invites they accepted, and their name where it was written into a game's results or a
     staff action. How many of each went."""
     chat, _ = ChatMessage.objects.filter(user=user).delete()
+    follows, _ = Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+    blocks, _ = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+    # out of every arena's pool; their standings stay, under "Deleted player"
+    Entrant.objects.filter(user=user, active=True).update(active=False, waiting_since=None)
     sent = Invite.objects.filter(inviter=user)
     live_at = set(sent.filter(status=Invite.Status.SENT).values_list("table_id", flat=True))
     invites, _ = sent.delete()
@@ -231,7 +285,7 @@ def player_games_erase(user) -> dict:
             StaffAction.objects.filter(pk=action.pk).update(details=details)
             names += 1
     return {"chat_lines": chat, "invites_sent": invites, "invites_accepted": accepted,
-            "names_erased": names}  # fmt: skip
+            "follows": follows, "blocks": blocks, "names_erased": names}  # fmt: skip
 
 
 def _names_erase(results, user_id: int) -> bool:

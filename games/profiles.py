@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _
 from games.labels import finish_label, mode_label
 from games.models import Hand, Move, PlayerResult, Seat
 from games.review.services import hand_reviews_ask
+from games.sanctions import sanction_active
+from games.social.follows import relation_read
 
 RECENT_GAMES = 10
 RECENT_HANDS = 10
@@ -120,3 +122,17 @@ def recent_hands(user, viewer) -> tuple[RecentHand, ...]:
             )
         )
     return tuple(out)
+
+
+def player_relation(viewer, user) -> dict:
+    """What the follow, block and report controls on ``user``'s profile show ``viewer``: whether
+    they follow, are friends, blocked them (never whether ``user`` blocked ``viewer``). Empty for
+    a visitor, a guest, or the player's own profile."""
+    if viewer is None or not viewer.is_authenticated or hasattr(viewer, "guest"):
+        return {}
+    return relation_read(viewer, user.pk)
+
+
+def sanctions_in_force(user) -> list:
+    """The chat mute and suspension on ``user`` now, for their own profile: what and until."""
+    return [s for s in (sanction_active(user, k) for k in ("suspend", "mute")) if s is not None]

@@ -10,6 +10,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from okeysite.accesslog import AccessLog  # noqa: E402
 from okeysite.clients import LoopbackOnly, TrustedProxies  # noqa: E402
 from okeysite.logcontext import ConnectionIds  # noqa: E402
 from okeysite.request_connections import request_connections_close_connect  # noqa: E402
@@ -24,7 +25,8 @@ router = ProtocolTypeRouter(
         ),
     }
 )
-application = ConnectionIds(LoopbackOnly(TrustedProxies(router)))
+# AccessLog inside TrustedProxies: each request's line names the client the proxies saw
+application = ConnectionIds(LoopbackOnly(TrustedProxies(AccessLog(router))))
 
 from okeysite.gc_pauses import gc_settle  # noqa: E402
 

@@ -42,10 +42,20 @@ def beat_heartbeat_age(client: redis.Redis, now: float | None = None) -> float |
 
 class HeartbeatScheduler(PersistentScheduler):
     """Celery's default scheduler (the schedule kept in CELERY_BEAT_SCHEDULE_FILENAME), which
-    also writes the heartbeat at each tick (CELERY_BEAT_SCHEDULER)."""
+    also writes the heartbeat at each tick (CELERY_BEAT_SCHEDULER).
+
+    BEAT=0 (OKEY_BEAT) turns beat off on this machine: it exits at once, cleanly, and
+    supervisord leaves it exited (deploy/programs.conf). Every machine runs the same processes,
+    and exactly one of them, BEAT=1, sends the site's periodic tasks (deploy/README.md)."""
 
     _client = None
     _written = 0.0
+
+    def __init__(self, *args, **kwargs):
+        if not settings.OKEY_BEAT:
+            log.warning("beat is off on this machine (BEAT=0): another one sends the schedule")
+            raise SystemExit(0)
+        super().__init__(*args, **kwargs)
 
     def tick(self, *args, **kwargs):
         interval = super().tick(*args, **kwargs)

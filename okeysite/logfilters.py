@@ -1,6 +1,7 @@
 """Filters of the site's log (settings.LOGGING)."""
 
 import logging
+import re
 
 # the periodic sweep's task and its beat schedule entry (okeysite/settings.py CELERY_BEAT_SCHEDULE)
 SWEEP_NAMES = ("games.tasks.sweep_task", "tables-sweep")
@@ -24,3 +25,15 @@ class HealthQuiet(logging.Filter):
         request = getattr(record, "request", None)
         path = getattr(request, "path", "")
         return not (getattr(record, "status_code", None) == 503 and path.startswith("/healthz"))
+
+
+# Celery's lines for a task that went well: received by the worker, and succeeded
+TASK_WENT_WELL = re.compile(r"^Task \S+\[[^\]]+\] (received|succeeded in )")
+
+
+class TaskQuiet(logging.Filter):
+    """With DEBUG=0, drops Celery's "received" and "succeeded" lines (about 900 bytes a task at
+    load); a retry, a failure, a time limit or a rejection keeps its line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not TASK_WENT_WELL.match(record.getMessage())

@@ -6,6 +6,7 @@ DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, REDIS_URL and EMAIL_URL, and r
 without any of them.
 """
 
+import logging
 import os
 import secrets
 from datetime import timedelta
@@ -299,6 +300,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Beat writes a heartbeat into Redis at each tick (okeysite.beat); the deep health check says
 # "beat": "error" once the last one is older than this.
 CELERY_BEAT_SCHEDULER = "okeysite.beat:HeartbeatScheduler"
+# BEAT=0 on every machine but one: its beat exits at start (a second beat would send every
+# periodic task twice)
+OKEY_BEAT = env.bool("BEAT", default=True)
 OKEY_BEAT_STALE_SECONDS = env.float("BEAT_STALE_SECONDS", default=30.0)
 # The sweep does whatever a lost task left undone at any table (games.timers.sweep). A sweep
 # not started within its own period is dropped: the next one does the same work.
@@ -341,6 +345,23 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # their tables. New guests one client address may make in an hour.
 OKEY_GUEST_SESSION = timedelta(hours=env.int("GUEST_SESSION_HOURS", default=3))
 OKEY_GUESTS_PER_ADDRESS = env.int("GUESTS_PER_ADDRESS", default=10)
+# Arena tournaments (games.arena): how often the waiting players are paired, how long a player
+# waits before bots take the seats nobody fills (when the tournament allows bots), and how long
+# four who just played together wait for someone else before they are seated together again.
+OKEY_ARENA_TICK_SECONDS = env.float("OKEY_ARENA_TICK_SECONDS", default=3.0)
+OKEY_ARENA_BOT_WAIT = env.float("OKEY_ARENA_BOT_WAIT", default=20.0)
+OKEY_ARENA_REPEAT_WAIT = env.float("OKEY_ARENA_REPEAT_WAIT", default=20.0)
+CELERY_BEAT_SCHEDULE["arena-tick"] = {
+    "task": "games.tasks.arena_tick_task",
+    "schedule": OKEY_ARENA_TICK_SECONDS,
+    "options": {"expires": OKEY_ARENA_TICK_SECONDS},
+}
+CELERY_BEAT_SCHEDULE["arena-schedules"] = {
+    "task": "games.tasks.arena_schedules_task",
+    "schedule": 3600.0,
+    "options": {"expires": 3600.0},
+}
+
 CELERY_BEAT_SCHEDULE["guests-cleanup"] = {
     "task": "accounts.tasks.guests_cleanup_task",
     "schedule": 300.0,
@@ -483,6 +504,9 @@ if SENTRY_DSN:
         traces_sample_rate=0.0,
     )
 
+# Python's warnings (Celery's about running as root, deprecations) go through the log too: with
+# DEBUG=0 they are JSON lines like the rest, not plain text among them.
+logging.captureWarnings(True)
 # With DEBUG=0 every log line is one JSON object (python-json-logger) with the time, level,
 # logger, message, any extra fields, and the id of the request, socket or task it belongs to
 # (okeysite.logcontext); with DEBUG on, plain text for a person at a terminal.
@@ -495,19 +519,24 @@ LOGGING = {
         # The sweep logs when it acts (games.timers.sweep); other tasks keep their lines.
         "sweep_quiet": {"()": "okeysite.logfilters.SweepQuiet"},
         "health_quiet": {"()": "okeysite.logfilters.HealthQuiet"},
+        "task_quiet": {"()": "okeysite.logfilters.TaskQuiet"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "formatters": {
+        # "time": UTC with its offset (2026-12-06T11:59:35.255313+00:00), as supervisord, nginx
+        # and journald write theirs: local times without an offset could not be lined up
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
-            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-            "timestamp": False,
+            "fmt": "%(levelname)s %(name)s %(message)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",
         },
     },
     "handlers": {
+        # stdout, where supervisord (and journald) take each process's lines from
         "console": {
             "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
             "filters": ["context"],
             **({} if DEBUG else {"formatter": "json"}),
         },
@@ -525,8 +554,10 @@ LOGGING = {
         # its lines reach the console once, through the root.
         "django": {"handlers": ["mail_admins"], "level": "INFO"},
         "django.request": {"filters": ["health_quiet"]},
+        # With DEBUG=0 a task that went well writes nothing (TaskQuiet): at load, "received"
+        # and "succeeded" came to about 900 bytes a task. Retries, failures and the rest stay.
         **{
-            name: {"filters": ["sweep_quiet"]}
+            name: {"filters": ["sweep_quiet"] + ([] if DEBUG else ["task_quiet"])}
             for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
         },
     },

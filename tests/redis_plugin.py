@@ -11,6 +11,11 @@ in the cache, and a per-process cache that tests clear (tests/conftest.py) keeps
 failed log-ins from locking out the next, without flushing the Redis database that the channel
 layer and the Celery broker share. tests/accounts/test_rate_limit.py runs the limit against the
 Redis cache as well.
+
+Parallel workers (pytest-xdist, `make test`): each worker is a session of its own with its own
+test database, so it must have a Redis of its own too; table ids, group names, Celery queues
+and cache keys would otherwise meet in one. A worker starts its own private Redis; with
+REDIS_URL set, worker N uses the Redis database N numbers after the URL's (gw0 the URL's own).
 """
 
 import os
@@ -18,6 +23,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -70,9 +76,36 @@ def redis_start(directory: Path) -> tuple[subprocess.Popen, Path]:
     return proc, socket
 
 
+def redis_url_for_worker(url: str, worker: str) -> str:
+    """The Redis database of xdist worker ``worker`` ("gw3") on the server of ``url``: the
+    URL's database number (0 when it names none) plus the worker's."""
+    n = int(worker.removeprefix("gw"))
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme == "unix":  # the database in the query: unix:///path/redis.sock?db=2
+        query = dict(urllib.parse.parse_qsl(parts.query))
+        db = int(query.get("db", 0)) + n
+        query["db"] = str(db)
+        out = f"unix://{parts.netloc}{parts.path}?{urllib.parse.urlencode(query)}"
+    else:
+        db = int(parts.path.strip("/") or 0) + n
+        out = urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
+    if db > 15:
+        raise pytest.UsageError(
+            f"REDIS_URL={url}: worker {worker} would need Redis database {db}, past the 16 a "
+            "Redis has by default; give a lower database number or fewer workers (-n)."
+        )
+    return out
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
     os.environ.setdefault("CACHE_URL", "locmemcache://")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker and os.environ.get("OKEY_PRIVATE_REDIS") == "1":
+        os.environ.pop("REDIS_URL")  # the controller's private Redis: this worker starts its own
+    elif worker and os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = redis_url_for_worker(os.environ["REDIS_URL"], worker)
+        return
     if os.environ.get("REDIS_URL") or "--help" in args or "--version" in args:
         return
     # A short path: unix socket paths are limited to about 100 bytes.

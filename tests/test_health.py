@@ -83,17 +83,33 @@ def test_all_ok_with_a_celery_worker_running_and_no_wait_for_the_timeout(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_stopped_live_play_worker_is_named_though_the_other_workers_answer(client, beat_alive):
+def test_a_stopped_live_play_worker_is_named_though_the_other_workers_answer(
+    client, beat_alive, redis_url, tmp_path
+):
     """With the live-play worker stopped, the reviews' and the mail's workers answered the old
-    check's ping and /healthz stayed 200 while no bot moved."""
-    with start_worker(
-        celery_app,
-        pool="solo",
-        perform_ping_check=False,
-        shutdown_timeout=10,
-        queues=["reviews", "mail"],
-    ):
+    check's ping and /healthz stayed 200 while no bot moved. (A worker process of its own: an
+    in-process worker given queues would narrow this app's queues for every later test.)"""
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "DJANGO_SETTINGS_MODULE": "okeysite.settings",
+        "OKEY_VAR_DIR": str(tmp_path),
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "okeysite", "worker", "--pool", "solo",
+         "-Q", "reviews,mail", "-n", f"others-{os.getpid()}@%h", "--loglevel", "WARNING"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while health(client)[1]["worker_reviews"] != "ok":
+            assert worker.poll() is None, "the worker exited"
+            assert time.monotonic() < deadline, "the worker never answered"
+            time.sleep(0.2)
         status, body = health(client)
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(30)
     assert body == {**ALL_OK, "worker_celery": "error", "status": "error"}
     assert status == 503
 
@@ -244,3 +260,31 @@ def test_ready_answers_503_within_a_second_when_the_database_never_answers(tmp_p
             assert live.status == 200
     finally:
         silent.close()
+
+
+def test_beat_off_on_this_machine_exits_cleanly_and_writes_no_heartbeat(tmp_path, settings):
+    """BEAT=0 on every machine but one (deploy/README.md): its beat exits 0 at once, which
+    supervisord leaves be (deploy/programs.conf), and sends nothing."""
+    proc, socket_path = redis_start(tmp_path)
+    try:
+        env = {
+            **os.environ,
+            "BEAT": "0",
+            "REDIS_URL": f"unix://{socket_path}",
+            "DJANGO_SETTINGS_MODULE": "okeysite.settings",
+            "OKEY_VAR_DIR": str(tmp_path),
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "celery", "-A", "okeysite", "beat", "-s",
+             str(tmp_path / "schedule")],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0
+        assert "beat is off on this machine (BEAT=0)" in done.stdout + done.stderr
+        settings.REDIS_URL = env["REDIS_URL"]
+        client = heartbeat_client()
+        assert client.get(HEARTBEAT_KEY) is None and client.llen("celery") == 0
+        client.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)

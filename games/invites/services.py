@@ -15,6 +15,7 @@ default does). It is sent by the e-mail task after the transaction commits
 import hashlib
 import secrets
 from datetime import timedelta
+from functools import partial
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -23,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -31,8 +33,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.tasks import email_send_on_commit
 from games.errors import ServiceError
 from games.labels import mode_label
-from games.models import Invite, Table
+from games.models import Block, Invite, Table
 from games.names import player_name
+from games.sanctions import suspension_refusal
 from games.table.changes import table_bump, table_lock
 from games.table.create import game_running_check
 from games.table.guests import guest_refuse
@@ -130,12 +133,17 @@ def _invitee_language(email: str, inviter) -> str:
     return _language_of(user if user is not None else inviter)
 
 
-def invite_create(*, table_id, inviter, email, seat_index, base=None) -> Invite:
+def invite_create(*, table_id, inviter, email, seat_index, base=None, deliver=None) -> Invite:
     """Reserve seat ``seat_index`` (0-based) for ``email`` and send the link after commit;
-    ``base``: the link's scheme, host and port (``site_url``), SITE_URL by default."""
+    ``base``: the link's scheme, host and port (``site_url``), SITE_URL by default. ``deliver``
+    (invite, token), if given, takes the link to the invitee instead of the e-mail: a friend's
+    invitation shown on their open page (games.social.invitations)."""
     if not _signed_in(inviter):
         raise ServiceError("not_signed_in", _("Sign in to invite players."))
     guest_refuse(inviter)
+    refusal = suspension_refusal(inviter)
+    if refusal is not None:
+        raise refusal
     email = _email_clean(email)
     with transaction.atomic():
         game, table = table_lock(table_id)
@@ -183,8 +191,25 @@ def invite_create(*, table_id, inviter, email, seat_index, base=None) -> Invite:
         token = _token_new(invite, now)
         invite.save()
         table_bump(game, lobby=True)  # the seat now shows as reserved
-        _email_send(invite, token, base)
+        if _blocked_by_invitee(email, inviter):
+            # the invitee blocked the inviter: the invitation never reaches them, and the
+            # inviter sees it sent like any other (a block is told to nobody); it expires
+            pass
+        elif deliver is not None:
+            transaction.on_commit(partial(deliver, invite, token))
+        else:
+            _email_send(invite, token, base)
     return invite
+
+
+def _blocked_by_invitee(email: str, inviter) -> bool:
+    """Whether an account of ``email`` blocked ``inviter`` (games.social.blocks)."""
+    owners = EmailAddress.objects.filter(email__iexact=email).values("user")
+    return (
+        Block.objects.filter(blocked=inviter)
+        .filter(Q(blocker__in=owners) | Q(blocker__email__iexact=email))
+        .exists()
+    )
 
 
 def _invite_locked(invite_id):
@@ -326,7 +351,7 @@ def invite_accept(*, token, user) -> Invite:
         game, table, invite = _invite_locked(found.pk)
         if invite.token_hash != token_hash(token):  # resent meanwhile: this link is dead
             raise invite_refusal(None)
-        refusal = invite_refusal(invite, user)
+        refusal = invite_refusal(invite, user) or suspension_refusal(user)
         if refusal is not None:
             raise refusal
         seat = table.seats.get(index=invite.seat_index)

@@ -12,12 +12,15 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import guest_is
 from games.errors import ServiceError
 from games.models import Seat, Table
+from games.sanctions import suspension_refusal
+from games.social.blocks import blocked_pairs
 from games.table.changes import table_bump, table_lock
 from games.table.create import game_running_check, table_create
-from games.table.invites import seats_reserved
+from games.table.invites import seats_open
 from games.table.lifecycle import countdown_begin, game_start
+from games.variants import VARIANTS
 
-MODES = ("duz", "esli")
+MODES = tuple(VARIANTS)  # every game the site offers
 
 
 # a player already in a game that has not ended, where the account may run more than one
@@ -39,6 +42,9 @@ def table_quick_join(*, user, mode: str, turn_seconds: int | None = None) -> Tab
         raise ServiceError("not_signed_in", _("Sign in to play."))
     if mode not in MODES:
         raise ServiceError("bad_options", _("There is no such game."))
+    refusal = suspension_refusal(user)
+    if refusal is not None:
+        raise refusal
     game_running_check(user)  # one game at a time: the page says where it is
     mine = Seat.objects.filter(user=user, table__status__in=IN_GAME).order_by("-table_id").first()
     if mine is not None:
@@ -74,14 +80,12 @@ def _seat_at(table_id: int, user) -> Table | None:
         game, table = table_lock(table_id)
         if table.status != Table.Status.STARTING:
             return None
-        kept = seats_reserved(table)
-        seat = (
-            table.seats.filter(user__isnull=True, is_bot=False)
-            .exclude(index__in=list(kept))
-            .order_by("index")
-            .first()
-        )
+        seat = seats_open(table).first()
         if seat is None:
+            return None
+        # never with a player either of them blocked: the next table, or a new one
+        seated = table.seats.filter(user__isnull=False).values_list("user_id", flat=True)
+        if any(user.pk in pair for pair in blocked_pairs([user.pk, *seated])):
             return None
         seat.user = user
         seat.save(update_fields=["user"])
@@ -93,7 +97,7 @@ def practice_open(user, mode: str, *, options=None) -> Table:
     """A practice table (not rated) of ``mode`` where bots take every other seat, dealt at once:
     there is nobody to wait for, so no countdown. A guest's quick play, and the first hand
     (games.learn, with its own ``options``)."""
-    options = {"mode": mode, "practice": True, "bots_fill": True, **(options or {})}
+    options = {"variant": mode, "practice": True, "bots_fill": True, **(options or {})}
     with transaction.atomic():
         table = table_create(manager=user, options=options)
         game, table = table_lock(table.pk)
@@ -105,7 +109,7 @@ def practice_open(user, mode: str, *, options=None) -> Table:
 
 def _quick_open(user, mode: str) -> Table:
     with transaction.atomic():
-        table = table_create(manager=user, options={"mode": mode, "bots_fill": True})
+        table = table_create(manager=user, options={"variant": mode, "bots_fill": True})
         game, table = table_lock(table.pk)
         countdown_begin(game, table, bots_now=False)
         return table

@@ -33,7 +33,7 @@ from games.table.seats import seat_vacate_playing
 REASON_MAX = 200
 
 
-def _staff_check(user) -> None:
+def staff_check(user) -> None:
     if not (
         user is not None
         and getattr(user, "is_authenticated", False)
@@ -62,7 +62,7 @@ def _seat_name(seat: Seat) -> str:
 def table_close(*, table_id, staff, reason="") -> StaffAction:
     """Close the table for good: a running hand is voided, the game is not rated, open invites
     are cancelled, and the table leaves the lobby."""
-    _staff_check(staff)
+    staff_check(staff)
     with transaction.atomic():
         game, table = table_lock(table_id)
         if table.status == Table.Status.CLOSED:
@@ -84,7 +84,7 @@ def seat_remove(*, seat_id, staff, reason="") -> StaffAction:
     game a bot takes the seat over if the table allows bots, else the seat is marked away and the
     timeouts play for it: the version bump works out the table's next deadline (a bot's pause,
     or at once for an away seat) and sends its task (games.table.deadlines)."""
-    _staff_check(staff)
+    staff_check(staff)
     seat = Seat.objects.filter(pk=seat_id).first() if isinstance(seat_id, int) else None
     if seat is None:
         raise ServiceError("no_seat", _("There is no such seat."))
@@ -113,7 +113,7 @@ def seat_remove(*, seat_id, staff, reason="") -> StaffAction:
 def hand_void_redeal(*, table_id, staff, reason="") -> StaffAction:
     """Void the hand being played (nothing scores) and deal a new one at once, started by the
     same player, from a fresh seed."""
-    _staff_check(staff)
+    staff_check(staff)
     with transaction.atomic():
         game, table = table_lock(table_id)
         hand = hand_running(game)
@@ -136,7 +136,7 @@ def hand_void_redeal(*, table_id, staff, reason="") -> StaffAction:
 def game_end(*, table_id, staff, reason="") -> StaffAction:
     """End the game now: a running hand is voided, then places and rating points follow from the
     counts as they stand, over the hands played so far (none played: nobody is rated)."""
-    _staff_check(staff)
+    staff_check(staff)
     with transaction.atomic():
         game, table = table_lock(table_id)
         if game.status != Game.Status.PLAYING:

@@ -11,10 +11,11 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
 from games.models import ChatMessage, Table
+from games.sanctions import chat_refusal
 from games.table.chat_view import chat_line
 from games.table.guests import guest_refuse
 from games.table.privacy import table_open_to
-from games.table.publish import messages_send, table_group
+from games.table.publish import account_group, messages_send, table_group
 from games.table.render import chat_line_html, in_every_language
 
 CHAT_MAX_LENGTH = 200
@@ -47,6 +48,10 @@ def chat_post(*, table_id, user, text) -> ChatMessage:
         # must not go on writing from a page left open.
         if not get_user_model().objects.filter(pk=user.pk, is_active=True).exists():
             raise ServiceError("not_signed_in", _("Sign in to chat."))
+        # and one suspended or muted by staff since it opened stops at once
+        refusal = chat_refusal(user)
+        if refusal is not None:
+            raise refusal
         # per user, not per table: one account at many tables is still one writer
         recent = ChatMessage.objects.filter(
             user=user, created__gte=timezone.now() - CHAT_WINDOW
@@ -68,4 +73,11 @@ def chat_prune(*, now=None) -> int:
 def chat_publish(table_id: int, message: ChatMessage) -> None:
     line = chat_line(message)
     html = in_every_language(lambda: chat_line_html(line))
-    messages_send([(table_group(table_id), {"type": "chat.line", "html": html})])
+    # the author goes along so that the socket of a viewer who blocked them drops the line
+    event = {"type": "chat.line", "html": html, "author": message.user_id}
+    messages_send([(table_group(table_id), event)])
+
+
+def chat_hide_publish(user_id: int, author_id: int) -> None:
+    """``user_id`` blocked ``author_id``: their open tables drop that author's lines from now."""
+    messages_send([(account_group(user_id), {"type": "chat.hide", "author": author_id})])

@@ -16,6 +16,7 @@ from games.errors import ServiceError
 from games.models import Game, Invite, Seat, Table
 from games.names import player_name
 from games.policy import options_stored, table_choices, table_variant
+from games.sanctions import suspension_refusal
 from games.table.changes import table_bump, table_lock
 from games.table.guests import guest_table_check
 from games.table.publish import lobby_publish
@@ -129,6 +130,9 @@ def table_create(*, manager, options: dict, sit: bool = True) -> Table:
     except (OptionError, TypeError) as e:
         raise ServiceError("bad_options", str(e)) from None
     guest_table_check(manager, policy)
+    refusal = suspension_refusal(manager)
+    if refusal is not None:
+        raise refusal
     with transaction.atomic():
         account_lock(manager)
         tables_allowance_check(manager)

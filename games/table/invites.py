@@ -28,6 +28,12 @@ def seats_reserved(table: Table) -> dict[int, Invite]:
     return {i.seat_index: i for i in invites_live(table)}
 
 
+def seats_open(table: Table):
+    """The seats nobody holds and no live invite keeps, lowest first (a queryset)."""
+    free = table.seats.filter(user__isnull=True, is_bot=False)
+    return free.exclude(index__in=list(seats_reserved(table))).order_by("index")
+
+
 def seat_refusal(table: Table, seat: Seat, user) -> ServiceError | None:
     """Why ``user`` may not take the free ``seat`` by sitting down (not through an invite)."""
     if seat.index in seats_reserved(table):

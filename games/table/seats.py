@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
 from games.models import Table
+from games.sanctions import suspension_refusal
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.create import game_running_check
 from games.table.deadlines import deadline_arm
@@ -22,6 +23,9 @@ def seat_take(*, table_id, user, index, expected_version=None) -> int:
     """Sit ``user`` at seat ``index`` (0-based); moves them if they sat elsewhere at this table."""
     if not _signed_in(user):
         raise ServiceError("not_signed_in", _("Sign in to take a seat."))
+    refusal = suspension_refusal(user)
+    if refusal is not None:
+        raise refusal
     with transaction.atomic():
         game, table = table_lock(table_id)
         version_check(game, expected_version)

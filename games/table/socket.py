@@ -43,7 +43,7 @@ from games.realtime.sockets import (
 )
 from games.table import render
 from games.table.chat import chat_post
-from games.table.chat_view import chat_lines
+from games.table.chat_view import chat_hidden_from, chat_lines
 from games.table.moves import move_submit, move_version
 from games.table.privacy import table_open_to
 from games.table.publish import account_group, player_group, table_group
@@ -51,6 +51,9 @@ from games.table.reads import OwnView, table_rows, table_view
 from games.table.render import message_html, own_html
 
 logger = logging.getLogger(__name__)
+
+
+MOVE_FIELDS = ("groups", "pairs", "meld", "high")
 
 
 CLOSE_NO_TABLE = 4404
@@ -92,6 +95,7 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
         self.sent_version = 0
         self.full_asked, self.full_later = -FULL_FRAME_GAP, None
         self.flood = FloodGuard()
+        self.chat_hidden = frozenset()  # the authors this viewer blocked (table_open reads them)
         if not await in_db_thread(self.table_open)():
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -165,8 +169,19 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
             return
         await self.frame_send((event["version"], event["html"]))
 
+    async def table_notice(self, event):
+        """A piece of the page from a room built on the table (the rematch panel, which each
+        page then fetches for its own viewer): the same bytes for every socket."""
+        await self.send(text_data=event["html"])
+
     async def chat_line(self, event):
+        if event.get("author") in self.chat_hidden:
+            return  # a player this viewer blocked: their words never reach the viewer's page
         await self.send(text_data=event["html"][self.lang])
+
+    async def chat_hide(self, event):
+        """This viewer blocked someone (at any table): drop their lines from now on."""
+        self.chat_hidden = self.chat_hidden | {event["author"]}
 
     # --- from the client -----------------------------------------------------------------
 
@@ -198,6 +213,8 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
         move = {"kind": content.get("kind")}
         if content.get("tile") not in (None, ""):
             move["tile"] = content.get("tile")
+        # what else a move may carry (101's groups, meld, side): the game's family cleans it
+        move.update({k: content[k] for k in MOVE_FIELDS if k in content})
         version = move_version(content.get("version"))
         if version is None:
             await self.refuse(_("That move does not say which version of the table it was for."))
@@ -249,7 +266,10 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
     def table_open(self) -> bool:
         """Whether the table exists for this viewer (a private one only for its people)."""
         table = Table.objects.filter(pk=self.table_id).first()
-        return table is not None and table_open_to(table, self.user)
+        if table is None or not table_open_to(table, self.user):
+            return False
+        self.chat_hidden = chat_hidden_from(self.user_id)
+        return True
 
     def version_read(self):
         return Game.objects.filter(table_id=self.table_id).values_list("version", flat=True).first()
@@ -278,7 +298,7 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
         rows = table_rows(self.table_id)
         if rows is None:
             return None
-        lines = chat_lines(self.table_id) if chat else None
+        lines = chat_lines(self.table_id, hidden=self.chat_hidden) if chat else None
         # in the viewer's language while the view is built too: some of its words are chosen
         # then (the manager's invite panel names the seats it offers)
         with translation.override(self.lang):

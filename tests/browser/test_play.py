@@ -1,9 +1,10 @@
 """Four people play Okey in four browsers: sign in, sit, start, play a whole game to its end.
 
 The deal is fixed with OKEY_TEST_SEED_HEX (games/services/seeds.py) and the hand follows
-tests/games/plans.py, so every move is known in advance; each one is made through the page (a
-click or a drag) and every other page must show it without reloading. The Celery worker that
-deals after the 10-second countdown runs in this process (celery.contrib.testing).
+tests/games/plans.py, so every move is known in advance; each move of the first hand is made
+through the page (a click or a drag) and every other page must show it without reloading; the
+second hand is played through the services but for its last move. The Celery worker that deals
+after the 10-second countdown runs in this process (celery.contrib.testing).
 """
 
 import hashlib
@@ -19,8 +20,10 @@ from tests.games.plans import plan_hand
 
 from .play_support import (
     drag,
+    in_a_thread,
     layout_changed,
     layout_of,
+    plan_play,
     players_make,
     table_ready,
     version_of,
@@ -193,6 +196,14 @@ def test_four_players_play_a_whole_game(
             table_ready(page, 15 if i == hand.first_seat else 14)
         moves, final = plan_hand(hand_seed(number), first_seat=hand.first_seat)
         version = version_of(manager)
+        if number > 1:
+            # the first hand made every kind of move through the pages, by clicks and drags;
+            # the second is played to its last move through the services (the pages follow
+            # it by its events), and its last move, which ends the game, through the page
+            in_a_thread(plan_play, users, Table.objects.get(pk=table_id), hand_seed(number), 0, -1)
+            version += len(moves) - 1
+            everyone_sees(pages + [twin], version, f"hand {number} to its last move")
+            moves = moves[-1:]
         for i, move in enumerate(moves):
             move_make(pages[move["seat"]], move, n)
             n += 1

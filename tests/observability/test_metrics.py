@@ -105,3 +105,15 @@ def test_celery_queue_length_and_the_oldest_tasks_wait(settings, redis_url):
 
 def test_open_sockets_are_reported(playing):
     assert "okey_open_sockets" in scrape()
+
+
+def test_a_scrape_answers_with_the_rest_while_the_database_is_away(monkeypatch):
+    from django.db import OperationalError
+
+    def away(*args, **kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(Game.objects, "filter", away)
+    samples = scrape()
+    assert "okey_deadlines_overdue" not in samples
+    assert "okey_celery_queue_length{queue=celery}" in samples

@@ -44,6 +44,9 @@ class SeatView:
     declared_pairs: bool
     showed: bool
     okey: str | None
+    # the person's account, for the link to their profile (follow, block, report); None for a
+    # bot or an empty seat
+    user_id: int | None = None
 
     @property
     def number(self) -> int:
@@ -189,6 +192,7 @@ def _seat_view(table, game, s: Seat, public, gstate, turn, reserved, names, okey
         declared_pairs=bool(public and s.index in public["pairs_declared"]),
         showed=bool(public and public["shown_by"] == s.index),
         okey=okey,
+        user_id=s.user_id if not s.is_bot else None,
     )
 
 

@@ -21,6 +21,7 @@ from games.routing import websocket_urlpatterns
 from games.table import render
 from games.table.create import table_create
 from games.table.lifecycle import game_start, table_start
+from games.table.moves import move_submit
 from games.table.publish import messages_asend
 from games.table.seats import seat_take
 from tests.games.conftest import game_started, table_full
@@ -116,8 +117,119 @@ def check_frame(html, viewer, state):
     return version
 
 
+def move_frames_check(received, viewers, mover, state, version):
+    """The frames each page received for one move (``received[i]`` for ``viewers[i]``): within
+    the hand, everyone hears the move's event once, the same bytes, and a player whose rack or
+    moves changed hears that too, with their own rack only; at the hand's end, every page shows
+    the whole table again."""
+    if state.phase == "over":
+        for frames in received:
+            assert [kind_of(f) for f in frames] == ["full"]
+        return
+    public = []
+    for frames, viewer in zip(received, viewers, strict=True):
+        kinds = sorted(kind_of(f) for f in frames)
+        assert kinds.count("event") == 1 and set(kinds) <= {"event", "own"}, kinds
+        for html in frames:
+            check_frame(html, viewer, state)
+            if kind_of(html) == "event":
+                public.append(html)
+                assert split_frame(html)[2] == version + 1
+        if viewer == mover:
+            assert "own" in kinds, "the mover's rack or moves changed"
+        if viewer is None:
+            assert kinds == ["event"]
+    # the move's public part is the same bytes for everyone at the table
+    assert len(set(public)) == 1
+
+
+class Pages:
+    """Table sockets without the sockets: the site's TableConsumer for each viewer, connected
+    and sent the layer's messages through its own handlers, here and in order. A group
+    message reaches the pages that joined its group; what a page would send its browser is kept
+    in ``frames``. The same frames as through daphne and the channel layer, without waiting
+    for either: a whole hand's every frame is checked in a second (the socket stack itself:
+    test_a_few_moves_through_sockets_never_show_a_foreign_tile)."""
+
+    def __init__(self):
+        self.groups: dict[str, list] = {}
+        self.consumers = []
+
+    async def group_add(self, group, channel):
+        self.groups.setdefault(group, []).append(channel)
+
+    async def group_discard(self, group, channel):
+        self.groups.get(group, []).remove(channel)
+
+    async def open(self, table, user, lang="en") -> list[str]:
+        """A page of ``user``'s (a consumer connected to the table); its frames, as sent."""
+        from games.table.socket import TableConsumer
+
+        consumer, frames = TableConsumer(), []
+
+        async def base_send(message):
+            if message["type"] == "websocket.send":
+                frames.append(message["text"])
+
+        consumer.scope = {
+            "type": "websocket", "user": user, "query_string": f"lang={lang}".encode(),
+            "url_route": {"kwargs": {"table_id": table.pk}},
+        }  # fmt: skip
+        consumer.channel_layer, consumer.channel_name = self, len(self.consumers)
+        consumer.base_send = base_send
+        self.consumers.append(consumer)
+        await consumer.connect()
+        return frames
+
+    async def deliver(self, messages):
+        for group, message in messages:
+            for channel in self.groups.get(group, ()):
+                await self.consumers[channel].dispatch(message)
+
+    async def close(self):
+        for consumer in self.consumers:
+            await consumer.disconnect(1000)
+
+
+def test_a_hand_published_to_every_page_never_shows_a_foreign_tile(
+    users, fixed_seed, monkeypatch, settings
+):
+    """A whole hand, from its deal to its end, of random moves: every frame a page of each
+    player and a spectator's page receive shows its own rack and nothing else of anyone's."""
+    settings.OKEY_LAYER_PULSE_SECONDS = 0  # no heartbeat of a layer: there is none here
+    table = game_started(table_full(users))
+    sent = []
+    monkeypatch.setattr("games.table.publish.messages_send", sent.extend)
+    pages = Pages()
+    viewers = [0, 1, 2, 3, None]
+    frames = [async_to_sync(pages.open)(table, u) for u in users]
+    frames.append(async_to_sync(pages.open)(table, AnonymousUser()))
+    state = hand_state(table)
+    for page, viewer in zip(frames, viewers, strict=True):
+        assert [kind_of(f) for f in page] == ["full"]
+        check_frame(page.pop(), viewer, state)
+    rng = random.Random(7)
+    version, events = version_of(table), 0
+    while state.phase != "over":
+        move = random_move(state, rng)
+        mover = move.pop("seat")
+        move_submit(table_id=table.pk, user=users[mover], move=move, expected_version=version)
+        async_to_sync(pages.deliver)(sent)
+        sent.clear()
+        state = hand_state(table)
+        move_frames_check(frames, viewers, mover, state, version)
+        for page in frames:
+            page.clear()
+        events += state.phase != "over"
+        version += 1
+    assert events > 20
+    async_to_sync(pages.close)()
+
+
 @run_async
-async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, fixed_seed):
+async def test_a_few_moves_through_sockets_never_show_a_foreign_tile(users, fixed_seed):
+    """The frames of the test above, through the socket stack (the in-memory channel layer and
+    Channels' consumers), for the first moves of a hand."""
     table = await sync_to_async(lambda: game_started(table_full(users)))()
     viewers = [0, 1, 2, 3, None]
     socks = [await connect(table, u) for u in users] + [await connect(table, AnonymousUser())]
@@ -128,11 +240,9 @@ async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, f
         check_frame(html, viewer, state)
     rng = random.Random(7)
     version = await sync_to_async(version_of)(table)
-    events = 0
-    while state.phase != "over":
+    for _ in range(6):
         move = random_move(state, rng)
-        move.pop("seat")
-        mover = state.turn
+        mover = move.pop("seat")
         await socks[mover].send_json_to(
             {"action": "move", **move, "version": version, "key": f"k{version}"}
         )
@@ -143,29 +253,8 @@ async def test_a_hand_played_through_sockets_never_shows_a_foreign_tile(users, f
             for sock, viewer in zip(socks, viewers, strict=True)
         ]
         state = await sync_to_async(hand_state)(table)
-        if state.phase == "over":  # the hand's end: every page shows the whole table again
-            for frames in received:
-                assert [kind_of(f) for f in frames] == ["full"]
-            break
-        public = []
-        for frames, viewer in zip(received, viewers, strict=True):
-            kinds = sorted(kind_of(f) for f in frames)
-            # everyone hears the move once; a player whose rack or moves changed hears that too
-            assert kinds.count("event") == 1 and set(kinds) <= {"event", "own"}, kinds
-            for html in frames:
-                check_frame(html, viewer, state)
-                if kind_of(html) == "event":
-                    public.append(html)
-                    assert split_frame(html)[2] == version + 1
-            if viewer == mover:
-                assert "own" in kinds, "the mover's rack or moves changed"
-            if viewer is None:
-                assert kinds == ["event"]
-        # the move's public part is the same bytes for everyone at the table
-        assert len(set(public)) == 1
-        events += 1
+        move_frames_check(received, viewers, mover, state, version)
         version += 1
-    assert events > 20
     for sock in socks:
         await sock.disconnect()
 
