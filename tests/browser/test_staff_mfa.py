@@ -56,6 +56,7 @@ def test_staff_enrol_a_second_factor_then_reach_the_admin(asgi_live_server, page
     expect(page).to_have_url(re.compile(r"/accounts/2fa/recovery-codes/$"))
     recovery = page.locator("#recovery_codes").input_value().split()
     assert len(recovery) == 10
+    expect(page.locator(".main")).to_contain_text("10 kurtarma kodundan 10 tanesi kullanılabilir")
     # its two links are two buttons apart, not "Download codesGenerate new codes" on one line
     download, generate = page.locator(".recovery-codes-actions a").all()
     first, second = download.bounding_box(), generate.bounding_box()
