@@ -46,6 +46,8 @@ USER_ROWS = {
     "games.invite.inviter": "deleted",
     "games.invite.accepted_by": "kept, the e-mail address on it erased",
     "games.staffaction.staff": "kept: what a staff member did to a table",
+    "games.entrant.user": "kept: the arena's standings, under the anonymous user; paused",
+    "games.tournament.created_by": "kept: who scheduled the tournament (the anonymous user)",
     "accounts.guest.user": "kept: the guests' cleanup deletes the user once the session is over",
     "games.follow.follower": "deleted",
     "games.follow.followed": "deleted",

@@ -105,6 +105,7 @@ class Knowledge:
         self.secrets: list[str] = []
         self.version: dict[int, int] = {}
         self.turn_user: dict[int, int] = {}
+        self.seated: dict[int, set[int]] = {}  # table -> the users seated there
         # the tiles anyone may see: the piles, the indicators, the okeys (and a move's
         # data-move-tile, one of them, which is not a data-tile)
         self.public: set[str] = set()
@@ -115,6 +116,7 @@ class Knowledge:
             self.version[t] = game.version
             seats = {s.index: s.user_id for s in Seat.objects.filter(table_id=t)}
             self.turn_user[t] = seats[state.turn]
+            self.seated[t] = set(seats.values())
             for index, uid in seats.items():
                 self.rack[uid] = Counter(engine.format_tile(x) for x in state.racks[index])
             self.public |= {engine.format_tile(x) for pile in state.discards for x in pile}
@@ -255,8 +257,10 @@ def http_attack(args, base, tables, ghost, users, cookies, know, stop_at, rng, l
             )
         else:
             path = rng.choice(paths)
-            if path in ("back",) and is_mover:
-                path = "leave"  # "I'm back" is a real action for a seated player: not bad input
+            if path in ("back", "leave") and uid in know.seated.get(table, ()):
+                # "I'm back" and leaving (giving the game up, issue 42) are real actions for a
+                # seated player: not bad input; sitting again is refused
+                path = "sit"
             form = form_random(rng, version, is_mover)
             if path == "bot":
                 form["action"] = rng.choice(["add", "remove", "x", ""])

@@ -4,7 +4,7 @@
     .venv/bin/python bench/load.py --only rate --tables 100 --rate 1 --seconds 60
     .venv/bin/python bench/load.py --only saturate --sat-tables 40,80
     .venv/bin/python bench/load.py --only idle --sockets 2000
-    .venv/bin/python bench/load.py --only rate --webs 2 --tables 20   # two daphnes
+    .venv/bin/python bench/load.py --only rate --webs 1 --tables 20   # one daphne
 
 It recreates its own PostgreSQL database (DATABASE_URL, default .../okey_load), starts the site
 with bin/run (daphne, Celery worker, beat; DEBUG=0) on --port (8500), and for each scenario
@@ -19,9 +19,10 @@ daphne, the Celery workers, beat, PostgreSQL and Redis; the CPU time per move of
 whole server (the harness apart: bench/loadlib/cpu.py); the machine's CPU and load average; at
 the end the site's server CPU per move over the bare's. --json FILE writes it all.
 
-With --webs 2 the players of each table are spread over two daphne processes (seats 0 and 2 on
-one, 1 and 3 on the other) that share games through the Redis channel layer: every move made
-through one daphne must reach the players on the other.
+The site runs --webs daphne processes (bin/run's OKEY_WEBS; one a core by default, as bin/run
+does) on its one listening socket: the kernel gives each player's connection to one of them, so
+the players of a table sit on different daphnes, as in life, and share their games through the
+Redis channel layer: every move made through one daphne must reach the players on the others.
 """
 
 from __future__ import annotations
@@ -88,7 +89,12 @@ def parse_args(argv=None):
     )
     p.add_argument("--warmup", type=float, default=15.0)
     p.add_argument("--seconds", type=float, default=60.0, help="measuring window")
-    p.add_argument("--webs", type=int, default=1, help="daphne processes for the site")
+    p.add_argument(
+        "--webs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="daphne processes for the site on its one socket (default: one a core)",
+    )
     p.add_argument("--port", type=int, default=8500)
     p.add_argument(
         "--database-url", default=os.environ.get("LOAD_DATABASE_URL", procs.DEFAULT_DATABASE_URL)
@@ -356,7 +362,8 @@ def measure(kind, scenario, args, stack, ports, results, services, sat_tables=No
         tables_drop(tables)
     r["updates_missed"] = rec.updates_missed(3) if play else 0
     r["usage"]["harness_cpu"] = r["usage"].pop("harness", {}).get("cpu_pct_of_core", 0.0)
-    r.update(kind=kind, scenario=scenario, tables=n, rate=rate, think=think, webs=len(ports))
+    webs = args.webs if kind == "site" else 1
+    r.update(kind=kind, scenario=scenario, tables=n, rate=rate, think=think, webs=webs)
     if scenario == "rate":
         r["jitter"] = args.jitter
     cpu_s = r["usage"].pop("cpu_s", {})
@@ -421,11 +428,9 @@ def main(argv=None):
         stack = procs.Stack(env=dict(env), log_dir=log_dir)
         try:
             if kind == "site":
+                stack.env["OKEY_WEBS"] = str(args.webs)
                 stack.site_run("127.0.0.1", args.port)
                 ports = [args.port]
-                for k in range(1, args.webs):
-                    stack.daphne_start(args.port + k)
-                    ports.append(args.port + k)
             else:
                 stack.prepare()
                 stack.daphne_start(args.port + 10, "bench.bare.asgi:application")

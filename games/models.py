@@ -6,6 +6,7 @@ lock for everything that happens at its table (see the services), so every table
 Game from the moment it is created.
 """
 
+from datetime import timedelta
 from functools import cached_property
 
 from django.conf import settings
@@ -58,6 +59,16 @@ class Table(models.Model):
     # Eşli: names the manager gave the teams (seats 1 & 3, seats 2 & 4); blank shows a default
     team_a_name = models.CharField(max_length=30, blank=True, verbose_name=_("Team A"))
     team_b_name = models.CharField(max_length=30, blank=True, verbose_name=_("Team B"))
+    # The arena tournament that seated this table (games.arena), if any: its game's end counts
+    # in the tournament's standings and sends its players back to the tournament's page.
+    tournament = models.ForeignKey(
+        "Tournament",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tables",
+        verbose_name=_("tournament"),
+    )
 
     class Meta:
         ordering = ["-created"]
@@ -563,3 +574,132 @@ class Rematch(models.Model):
 
     def __str__(self):
         return f"rematch of table {self.table_id}"
+
+
+class TournamentSchedule(models.Model):
+    """A tournament that comes back every week at the same local time (games.arena.schedule):
+    Celery beat makes its tournaments a few days ahead, each from this row's choices."""
+
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    # the tables' options, as a table's (games.policy): rules and policy in one mapping
+    options = models.JSONField(default=dict, verbose_name=_("table options"))
+    rated = models.BooleanField(default=True, verbose_name=_("rated"))
+    bots = models.BooleanField(default=False, verbose_name=_("bots may fill seats"))
+    minutes = models.PositiveSmallIntegerField(default=60, verbose_name=_("length in minutes"))
+    weekday = models.PositiveSmallIntegerField(
+        choices=[
+            (0, _("Monday")),
+            (1, _("Tuesday")),
+            (2, _("Wednesday")),
+            (3, _("Thursday")),
+            (4, _("Friday")),
+            (5, _("Saturday")),
+            (6, _("Sunday")),
+        ],
+        verbose_name=_("weekday"),
+    )
+    at = models.TimeField(verbose_name=_("local start time"))
+    timezone = models.CharField(
+        max_length=40, default="Europe/Istanbul", verbose_name=_("time zone")
+    )
+    days_ahead = models.PositiveSmallIntegerField(default=7, verbose_name=_("made days ahead"))
+    active = models.BooleanField(default=True, verbose_name=_("active"))
+
+    class Meta:
+        ordering = ["weekday", "at"]
+        verbose_name = _("recurring tournament")
+        verbose_name_plural = _("recurring tournaments")
+
+    def __str__(self):
+        return self.name
+
+
+class Tournament(models.Model):
+    """An arena (games.arena): players join during a fixed window and are paired again into
+    four-seat tables of its options as soon as they wait; points by place, with a streak bonus."""
+
+    name = models.CharField(max_length=80, verbose_name=_("name"))
+    # every table's options (games.policy), checked when the tournament is scheduled; the
+    # tournament's own ``rated`` and ``bots`` decide the tables' practice and bots_fill
+    options = models.JSONField(default=dict, verbose_name=_("table options"))
+    rated = models.BooleanField(default=True, verbose_name=_("rated"))
+    bots = models.BooleanField(default=False, verbose_name=_("bots may fill seats"))
+    starts = models.DateTimeField(db_index=True, verbose_name=_("starts"))
+    minutes = models.PositiveSmallIntegerField(verbose_name=_("length in minutes"))
+    # when the last game ended after the time was up: the standings are final from then on
+    finished = models.DateTimeField(null=True, blank=True, verbose_name=_("finished"))
+    created = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments_made",
+        verbose_name=_("scheduled by"),
+    )
+    schedule = models.ForeignKey(
+        TournamentSchedule,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("recurring tournament"),
+    )
+
+    class Meta:
+        ordering = ["starts", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["schedule", "starts"],
+                condition=Q(schedule__isnull=False),
+                name="tournament_once_per_schedule_start",
+            ),
+        ]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def ends(self):
+        return self.starts + timedelta(minutes=self.minutes)
+
+
+class Entrant(models.Model):
+    """A player in a tournament: their standing, their results game by game, and where they
+    are (waiting in the pool, at a table, or paused)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    joined = models.DateTimeField(auto_now_add=True)
+    # wants to play: in the pool or at a table; False when paused (or they left a game)
+    active = models.BooleanField(default=True)
+    waiting_since = models.DateTimeField(null=True, blank=True)  # in the pool since
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="entrants"
+    )
+    # who sat at their last table: the pairing avoids seating them together again at once
+    mates = models.JSONField(default=list)
+    points = models.IntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0)  # games won in a row
+    games = models.PositiveSmallIntegerField(default=0)
+    wins = models.PositiveSmallIntegerField(default=0)
+    # one line per game, in order (games.arena.points): table, place, points, doubled, left
+    results = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["tournament_id", "-points", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="entrant_once"),
+        ]
+        indexes = [models.Index(fields=["tournament", "-points"], name="entrant_standing")]
+
+    def __str__(self):
+        return f"{self.user_id} in tournament {self.tournament_id}: {self.points}"
+
+    @property
+    def on_fire(self) -> bool:
+        return self.streak >= 2

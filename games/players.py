@@ -15,6 +15,7 @@ from games.labels import mode_label
 from games.models import (
     Block,
     ChatMessage,
+    Entrant,
     Follow,
     Game,
     Hand,
@@ -95,6 +96,22 @@ def player_games_export(user) -> dict:
                 "lifted": _when(s.lifted),
             }
             for s in Sanction.objects.filter(user=user).order_by("created", "id")
+        ],
+        "tournaments": [
+            {
+                "tournament": e.tournament_id,
+                "name": e.tournament.name,
+                "starts": _when(e.tournament.starts),
+                "joined": _when(e.joined),
+                "points": e.points,
+                "games": e.games,
+                "wins": e.wins,
+                # each game: its table, the place, the points it scored (doubled on a streak)
+                "results": e.results,
+            }
+            for e in Entrant.objects.filter(user=user)
+            .select_related("tournament")
+            .order_by("joined", "id")
         ],
         "tables_managed": [
             {
@@ -238,6 +255,8 @@ def player_games_erase(user) -> dict:
     chat, _ = ChatMessage.objects.filter(user=user).delete()
     follows, _ = Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
     blocks, _ = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+    # out of every arena's pool; their standings stay, under "Deleted player"
+    Entrant.objects.filter(user=user, active=True).update(active=False, waiting_since=None)
     sent = Invite.objects.filter(inviter=user)
     live_at = set(sent.filter(status=Invite.Status.SENT).values_list("table_id", flat=True))
     invites, _ = sent.delete()

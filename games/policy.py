@@ -84,9 +84,11 @@ def table_choices(choices: Mapping[str, Any]) -> tuple[Any, TablePolicy]:
     OptionError for an unknown game, an unknown name or a bad value, and for a bot strength
     the game's bots do not play at. The variant is ``engine.variant_of_options(rules)``."""
     rules, policy_names = options_split(choices)
-    name = rules.pop("variant", None)
-    if name is None:
-        name = rules.get("mode", "duz")  # Düz Okey's own option names Düz or Eşli
+    # "mode" named the game before there was more than Düz and Eşli: it still may, any game
+    mode = rules.pop("mode", None)
+    name = rules.pop("variant", None) or mode or "duz"
+    if mode is not None and mode != name:
+        raise OptionError(f"mode {mode!r} and variant {name!r} name different games")
     try:
         game = variant(name)
     except (ValueError, TypeError):

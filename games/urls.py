@@ -3,6 +3,7 @@
 from django.urls import path
 
 import okeysite.converters  # noqa: F401  (registers <id:...>)
+from games.arena import pages as arena
 from games.invites import pages as invites
 from games.lobby import pages as lobby
 from games.review import pages as review
@@ -24,6 +25,7 @@ urlpatterns = [
     path("table/<id:table_id>/bot/", table.table_bot, name="bot"),
     path("table/<id:table_id>/arrange/", table.rack_arrange, name="arrange"),
     path("table/<id:table_id>/hint/", table.table_hint, name="hint"),
+    path("table/<id:table_id>/tray/", table.table_tray, name="tray"),
     path("table/<id:table_id>/hand/<id:number>/verify/", review.hand_verify, name="verify"),
     path("table/<id:table_id>/hand/<id:number>/review/", review.hand_review, name="review"),
     path("table/<id:table_id>/invite/", invites.invite_new, name="invite_new"),
@@ -38,6 +40,10 @@ urlpatterns = [
         name="invite_cancel",
     ),
     path("table/<id:table_id>/teams/", invites.team_names, name="team_names"),
+    path("arena/", arena.tournaments, name="tournaments"),
+    path("arena/<id:tournament_id>/", arena.tournament, name="tournament"),
+    path("arena/<id:tournament_id>/join/", arena.tournament_join, name="tournament_join"),
+    path("arena/<id:tournament_id>/pause/", arena.tournament_pause, name="tournament_pause"),
     path("invite/continue/", invites.invite_continue, name="invite_continue"),
     path("table/<id:table_id>/rematch/", social.rematch, name="rematch"),
     path(

@@ -17,7 +17,7 @@ app = Celery("okeysite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()  # accounts.tasks
 # the games app keeps its tasks in the rooms that own them
-app.autodiscover_tasks(["games.timers", "games.review"])
+app.autodiscover_tasks(["games.timers", "games.review", "games.arena"])
 
 
 @before_task_publish.connect

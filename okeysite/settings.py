@@ -345,6 +345,23 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # their tables. New guests one client address may make in an hour.
 OKEY_GUEST_SESSION = timedelta(hours=env.int("GUEST_SESSION_HOURS", default=3))
 OKEY_GUESTS_PER_ADDRESS = env.int("GUESTS_PER_ADDRESS", default=10)
+# Arena tournaments (games.arena): how often the waiting players are paired, how long a player
+# waits before bots take the seats nobody fills (when the tournament allows bots), and how long
+# four who just played together wait for someone else before they are seated together again.
+OKEY_ARENA_TICK_SECONDS = env.float("OKEY_ARENA_TICK_SECONDS", default=3.0)
+OKEY_ARENA_BOT_WAIT = env.float("OKEY_ARENA_BOT_WAIT", default=20.0)
+OKEY_ARENA_REPEAT_WAIT = env.float("OKEY_ARENA_REPEAT_WAIT", default=20.0)
+CELERY_BEAT_SCHEDULE["arena-tick"] = {
+    "task": "games.tasks.arena_tick_task",
+    "schedule": OKEY_ARENA_TICK_SECONDS,
+    "options": {"expires": OKEY_ARENA_TICK_SECONDS},
+}
+CELERY_BEAT_SCHEDULE["arena-schedules"] = {
+    "task": "games.tasks.arena_schedules_task",
+    "schedule": 3600.0,
+    "options": {"expires": 3600.0},
+}
+
 CELERY_BEAT_SCHEDULE["guests-cleanup"] = {
     "task": "accounts.tasks.guests_cleanup_task",
     "schedule": 300.0,

@@ -24,6 +24,7 @@ def django_setup(env: dict) -> None:
     for key in (
         "DATABASE_URL",
         "REDIS_URL",
+        "EMAIL_URL",  # production settings (DEBUG=0) refuse to start without it
         "DEBUG",
         "SECRET_KEY",
         "ALLOWED_HOSTS",

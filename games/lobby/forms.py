@@ -7,13 +7,20 @@ written once; the form only adds labels.
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import RANGES, OptionError, RuleOptions
+from games.engine import RANGES, OptionError, RuleOptions, variant
 from games.policy import TablePolicy, table_choices
+from games.variants import site_variant
 
 RULES = RuleOptions()
 
 
 POLICY = TablePolicy()
+
+
+OPTIONS101 = variant("101").make_options()
+
+
+POLICY_NAMES = frozenset(POLICY.to_dict())
 
 
 def _whole(name: str, label, **kw) -> forms.IntegerField:
@@ -24,9 +31,15 @@ def _whole(name: str, label, **kw) -> forms.IntegerField:
 
 
 class TableForm(forms.Form):
+    # the game (Table.variant); named "mode" as Düz Okey's option that once chose it
     mode = forms.ChoiceField(
         label=_("Game"),
-        choices=[("duz", _("Düz Okey")), ("esli", _("Eşli Okey (partners)"))],
+        choices=[
+            ("duz", _("Düz Okey")),
+            ("esli", _("Eşli Okey (partners)")),
+            ("101", _("Okey 101")),
+            ("esli101", _("Eşli 101 (partners)")),
+        ],
         initial=RULES.mode,
     )
     seats = forms.TypedChoiceField(
@@ -34,7 +47,7 @@ class TableForm(forms.Form):
         choices=[(4, "4"), (3, "3"), (2, "2")],
         coerce=int,
         initial=RULES.seats,
-        help_text=_("Eşli Okey needs 4."),
+        help_text=_("Eşli Okey and Eşli 101 need 4."),
     )
     turn_seconds = _whole("turn_seconds", _("Seconds per turn"))
     start_count = _whole(
@@ -55,6 +68,11 @@ class TableForm(forms.Form):
         label=_("A player going for pairs with six pairs may take the indicator"),
         required=False,
         initial=RULES.pairs_take_indicator,
+    )
+    katlamali = forms.BooleanField(
+        label=_("101: katlamalı (each opening must beat the one before it)"),
+        required=False,
+        initial=OPTIONS101.katlamali,
     )
     bots_fill = forms.BooleanField(
         label=_("Bots may fill empty seats"), required=False, initial=POLICY.bots_fill
@@ -82,11 +100,21 @@ class TableForm(forms.Form):
             return data
         # a form posted without the field (an older page) plays at the default strength
         data["bot_strength"] = data.get("bot_strength") or POLICY.bot_strength
-        if data.get("mode") == "esli" and data.get("seats") != 4:
+        game = site_variant(data.get("mode"))
+        if game.teams and data.get("seats") != 4:
             self.add_error("seats", _("Eşli Okey is played by four players."))
             return data
+        data = game_options(data)
         try:
             table_choices(data)
         except OptionError as e:
             raise forms.ValidationError(str(e)) from None
         return data
+
+
+def game_options(data: dict) -> dict:
+    """The options of the game ``data["mode"]`` names, with its name as ``variant``: the fields
+    the form shows for the other games are left out (the arena's admin form asks this too)."""
+    game = site_variant(data.get("mode"))
+    names = set(game.engine.make_options().to_dict()) | POLICY_NAMES
+    return {k: v for k, v in data.items() if k in names} | {"variant": game.name}

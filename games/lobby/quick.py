@@ -18,8 +18,9 @@ from games.table.changes import table_bump, table_lock
 from games.table.create import game_running_check, table_create
 from games.table.invites import seats_open
 from games.table.lifecycle import countdown_begin, game_start
+from games.variants import VARIANTS
 
-MODES = ("duz", "esli")
+MODES = tuple(VARIANTS)  # every game the site offers
 
 
 # a player already in a game that has not ended, where the account may run more than one
@@ -96,7 +97,7 @@ def practice_open(user, mode: str, *, options=None) -> Table:
     """A practice table (not rated) of ``mode`` where bots take every other seat, dealt at once:
     there is nobody to wait for, so no countdown. A guest's quick play, and the first hand
     (games.learn, with its own ``options``)."""
-    options = {"mode": mode, "practice": True, "bots_fill": True, **(options or {})}
+    options = {"variant": mode, "practice": True, "bots_fill": True, **(options or {})}
     with transaction.atomic():
         table = table_create(manager=user, options=options)
         game, table = table_lock(table.pk)
@@ -108,7 +109,7 @@ def practice_open(user, mode: str, *, options=None) -> Table:
 
 def _quick_open(user, mode: str) -> Table:
     with transaction.atomic():
-        table = table_create(manager=user, options={"mode": mode, "bots_fill": True})
+        table = table_create(manager=user, options={"variant": mode, "bots_fill": True})
         game, table = table_lock(table.pk)
         countdown_begin(game, table, bots_now=False)
         return table

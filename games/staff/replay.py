@@ -57,6 +57,11 @@ def hand_replay_view(modeladmin, request, hand_id):
     seats = seat_rows(table)
     names = {s.index: player_name(s.user) if s.user else "" for s in seats}
     fmt = engine.format_tile
+    # what every viewer saw at this step: who showed, who went for pairs, the melds laid (101)
+    public = rules.view(state, None)
+    declared = public.get("declared") or [
+        i in public.get("pairs_declared", ()) for i in range(state.n)
+    ]
     ctx = {
         **modeladmin.admin_site.each_context(request),
         "title": _("Replay of hand %(n)d at table %(t)d") % {"n": hand.number, "t": table.pk},
@@ -75,7 +80,9 @@ def hand_replay_view(modeladmin, request, hand_id):
         "indicator": fmt(state.indicator),
         "okey": fmt(state.okey),
         "stock": [fmt(t) for t in reversed(state.stock)],  # the next tile drawn first
-        "phase": {"draw": _("to draw"), "discard": _("to discard")}.get(state.phase, ""),
+        "phase": {"draw": _("to draw"), "discard": _("to discard"), "play": _("to play")}.get(
+            state.phase, ""
+        ),
         "turn": state.turn + 1,
         "over": state.phase == "over",
         "seats": [
@@ -85,8 +92,9 @@ def hand_replay_view(modeladmin, request, hand_id):
                 "rack": [fmt(t) for t in state.racks[i]],
                 "pile": [fmt(t) for t in state.discards[i]],
                 "is_turn": state.phase != "over" and state.turn == i,
-                "showed": state.shown_by == i,
-                "pairs": i in state.pairs_declared,
+                "showed": public.get("shown_by") == i,
+                "pairs": bool(declared[i]),
+                "melds": [m["tiles"] for m in public.get("table", ()) if m["owner"] == i],
             }
             for i in range(state.n)
         ],

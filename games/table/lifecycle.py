@@ -28,7 +28,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.errors import ServiceError
-from games.models import Game, Hand, Table
+from games.models import Game, Hand, Seat, Table
+from games.policy import options_stored, table_choices, table_variant
 from games.table import seeds
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.create import game_running_check, players_running_check
@@ -78,6 +79,30 @@ def countdown_begin(game: Game, table: Table, *, bots_now: bool = True) -> int:
     table.start_at = timezone.now() + timedelta(seconds=START_SECONDS)
     table.save(update_fields=["status", "start_at"])
     return table_bump(game, lobby=True)
+
+
+def table_seated_start(*, options: dict, players: list, tournament_id=None) -> Table:
+    """A table seated at once by ``players`` in seat order (a user, or None for a bot), its
+    start countdown begun: a table that an arena's pairing made (games.arena), which nobody
+    opened by hand, so no account's table limits apply; its manager is the first person seated.
+    ``options`` as a table's (games.policy), checked here."""
+    try:
+        rules, policy = table_choices(options)
+    except (engine.OptionError, TypeError) as e:
+        raise ServiceError("bad_options", str(e)) from None
+    people = [u for u in players if u is not None]
+    table = Table.objects.create(
+        manager=people[0],
+        variant=table_variant(rules),
+        options=options_stored(rules, policy),
+        tournament_id=tournament_id,
+    )
+    game = Game.objects.create(table=table)
+    Seat.objects.bulk_create(
+        Seat(table=table, index=i, user=u, is_bot=u is None) for i, u in enumerate(players)
+    )
+    countdown_begin(game, table)
+    return table
 
 
 def countdown_stop(table: Table) -> None:

@@ -30,6 +30,7 @@ from games.table.privacy import table_open_to
 from games.table.reads import current_hand, table_rows, table_view
 from games.table.render import frame_full as render_frame
 from games.table.seats import seat_back, seat_leave, seat_take
+from games.variants import variant_for
 from games.variants.common import epoch_ms
 
 logger = logging.getLogger(__name__)
@@ -227,6 +228,23 @@ def table_move(request, table_id):
 
 
 @login_required
+@require_GET
+def table_tray(request, table_id):
+    """The opening tray's running value (?g=R1 R2 R3&g=...&pairs=1) for the asker's own hand,
+    at a table whose game has a tray (101): the value of each group and whether the opening is
+    enough, before the player lays it."""
+    table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
+    tray = variant_for(table).family.tray
+    seat = table.seats.filter(user=request.user).first() if request.user.is_authenticated else None
+    hand = current_hand(table)
+    if tray is None or seat is None or hand is None or hand.over:
+        return JsonResponse({"error": _("You have no rack at this table.")}, status=400)
+    state = table.engine_variant.hand_from_dict(hand.state)
+    groups = [g.split() for g in request.GET.getlist("g")[:22]]
+    pairs = request.GET.get("pairs") == "1"
+    return JsonResponse(tray(state, seat.index, groups, pairs))
+
+
 @require_GET
 def rack_arrange(request, table_id):
     """Seri diz / Çift diz (?how=runs|pairs): the engine's grouping of the asker's own rack."""

@@ -97,6 +97,7 @@ def move_event(outcome: MoveOutcome) -> MoveEvent:
         seat=move.seat,
         kind=move.kind,
         tile=family.public_tile(move.kind, move.as_engine_dict(), o.before, move.seat),
+        detail=move.detail,
         before=board(o.table, o.game_before, o.seats_before, o.hand, o.before, gstate),
         after=board(o.table, o.game, o.seats, o.hand, o.state, gstate),
         own=_own_changed(

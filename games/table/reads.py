@@ -88,6 +88,7 @@ class TableView:
     bots_fill: bool
     invites: dict | None
     leave: LeaveView | None = None  # the seated player's "Leave the game", while it runs
+    tournament_id: int | None = None  # an arena's table: its game ends back at the arena
 
     @property
     def version(self) -> int:
@@ -216,6 +217,7 @@ def table_view(rows: TableRows, user) -> TableView:
         bots_fill=bots_fill,
         invites=invites,
         leave=leave_view(table, seats, me),
+        tournament_id=table.tournament_id,
     )
 
 
@@ -266,6 +268,7 @@ class MoveEvent:
     before: Any  # the family's board views
     after: Any
     own: tuple[OwnView, ...]  # the players whose rack or moves changed
+    detail: dict | None = None  # what else the move carried (Move.detail: 101's meld, groups)
 
 
 @dataclass(frozen=True)

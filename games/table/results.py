@@ -11,12 +11,18 @@ from dataclasses import replace
 
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import Signal
 
 from accounts.models import Profile
 from games import engine
 from games.models import Game, PlayerResult
 from games.names import player_name
 from games.table.changes import table_bump, table_lock
+
+# Sent once per game, in the transaction that wrote its results, under the table's lock, with
+# ``game`` and ``table``: the rooms built on the table (an arena's standings) count the game
+# there, exactly once, without the table knowing them.
+game_results_written = Signal()
 
 
 def _leavers_lose(rules: engine.Variant, state, left: set[int]):
@@ -115,6 +121,7 @@ def results_write(game: Game, table) -> None:
     if rated:
         r = game.results
         profiles_update(game, seats, r["places"], r["points"], r["counts"])
+    game_results_written.send(sender=Game, game=game, table=table)
 
 
 def profiles_update(game, seats, places, points, counts) -> None:

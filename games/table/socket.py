@@ -53,6 +53,9 @@ from games.table.render import message_html, own_html
 logger = logging.getLogger(__name__)
 
 
+MOVE_FIELDS = ("groups", "pairs", "meld", "high")
+
+
 CLOSE_NO_TABLE = 4404
 
 
@@ -210,6 +213,8 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
         move = {"kind": content.get("kind")}
         if content.get("tile") not in (None, ""):
             move["tile"] = content.get("tile")
+        # what else a move may carry (101's groups, meld, side): the game's family cleans it
+        move.update({k: content[k] for k in MOVE_FIELDS if k in content})
         version = move_version(content.get("version"))
         if version is None:
             await self.refuse(_("That move does not say which version of the table it was for."))

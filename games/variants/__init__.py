@@ -11,12 +11,16 @@ name and label in ``VARIANTS`` below (and ``Table.Variant``).
 from games import engine
 from games.variants.family import Family, SiteVariant
 from games.variants.okey import FAMILY as OKEY
+from games.variants.okey101 import FAMILY as OKEY101
 
 VARIANTS = {
     v.name: v
     for v in (
         SiteVariant("duz", engine.variant("duz"), OKEY, hints=True, review=True),
         SiteVariant("esli", engine.variant("esli"), OKEY, hints=True, review=True),
+        # no hints or review for 101 yet: the engine's judge plays Düz Okey only
+        SiteVariant("101", engine.variant("101"), OKEY101),
+        SiteVariant("esli101", engine.variant("esli101"), OKEY101),
     )
 }  # fmt: skip
 

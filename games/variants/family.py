@@ -43,6 +43,9 @@ class Family:
     own_changed: Callable[[Any, Any], tuple[bool, bool]]
     # (state, seat, strength) -> a bot's whole turn, the engine's moves
     bot_moves: Callable[[Any, int, str], list]
+    # (state, seat, groups of tile codes, pairs) -> the opening tray's running value; None: the
+    # family's players open no tray (Düz Okey lays nothing before the finish)
+    tray: Callable[..., dict] | None = None
 
 
 @dataclass(frozen=True)

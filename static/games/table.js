@@ -72,6 +72,15 @@
     sendMove(kind, tile.getAttribute("data-tile"));
   }
 
+  // A move a game's own script composes (101's lay, add, take an okey back: table101.js) goes
+  // out here, with the table's version and a key, as every move does.
+  page.addEventListener("okey:move", function (event) {
+    var message = { action: "move", version: lastVersion, key: uuid() };
+    var move = event.detail || {};
+    Object.keys(move).forEach(function (k) { message[k] = move[k]; });
+    send(message);
+  });
+
   // Declaring pairs cannot be taken back: the player confirms it first.
   function pairsAsk() {
     var dialog = document.getElementById("pairs-confirm");
@@ -357,7 +366,7 @@
     var n = seats.length;
     var line = document.getElementById("turn-line");
     var turn = line ? line.getAttribute("data-turn") || "" : "";
-    var esli = board.getAttribute("data-mode") === "esli";
+    var esli = board.hasAttribute("data-teams"); // partners sit opposite each other
     var over = board.classList.contains("hand-over");
     seats.forEach(function (el) {
       var s = el.getAttribute("data-seat");

@@ -64,6 +64,6 @@ def test_staff_enrol_a_second_factor_then_reach_the_admin(asgi_live_server, page
     expect(page).to_have_url(re.compile(r"/accounts/2fa/authenticate/"))
     expect(page.get_by_role("navigation").get_by_role("link", name="Giriş yap")).to_be_visible()
     page.locator("input[name=code]").fill(recovery[0])
-    page.get_by_role("button", name="Giriş Yap", exact=True).click()
+    page.get_by_role("button", name="Giriş yap", exact=True).click()
     expect(page).to_have_url(server.url + "/admin/")
     expect(page.locator("#site-name")).to_be_visible()

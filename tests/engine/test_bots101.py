@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
+from games.engine import variant
 from games.engine.okey101.autoplay import auto101_moves
 from games.engine.okey101.bots import bot101_moves
 from games.engine.okey101.hand import hand101_deal
@@ -42,3 +44,26 @@ def test_both_bots_open_when_they_can_and_then_throw_safely():
         after = apply(s, *moves)
         assert lays and after.opened[0] == "melds" and after.openings[0] >= 101
         assert after.penalties[0] == 0 and after.turn == 1
+
+
+def test_a_bot_handed_a_turn_after_a_take_it_did_not_make_plays_on():
+    """A player who took from the left and then left (or whose seat a bot took over): the bot
+    finishes the turn, laying the tile or giving it back (issue 44: the case that raised)."""
+    v = variant("101")
+    s = v.deal(bytes([10]) * 32, v.make_options(), 0)
+    for m in v.bot_moves(s, 0, "normal"):
+        s = v.apply(s, m)
+    s = v.apply(s, TakeDiscard(1))
+    for m in v.bot_moves(s, 1, "normal"):
+        s = v.apply(s, m)
+    assert s.turn == 2 and s.taken is None
+    # and in whole hands where a third of the takes are somebody else's
+    for k in range(120):
+        rng = random.Random(k)
+        s = v.deal(rng.randbytes(32), v.make_options(), k % 4)
+        while not s.over:
+            seat = s.turn
+            if s.phase == "draw" and s.discards[(seat - 1) % s.n] and rng.random() < 0.3:
+                s = v.apply(s, TakeDiscard(seat))
+            for m in v.bot_moves(s, seat, rng.choice(["normal", "easy"])):
+                s = v.apply(s, m)

@@ -15,7 +15,8 @@ def current_hand(table: Table) -> Hand:
 
 
 def hand_state(table: Table) -> engine.HandState:
-    return engine.hand_from_dict(current_hand(table).state)
+    """The current hand's state, of the game the table plays."""
+    return table.engine_variant.hand_from_dict(current_hand(table).state)
 
 
 def version_of(table: Table) -> int:
@@ -73,9 +74,13 @@ def deadline_tasks_patch(monkeypatch, record) -> None:
 def play_moves(table, n):
     """``n`` moves of the current hand, each chosen as a fair player would (tests.games.plans)."""
     seat_user = {s.index: s.user for s in table.seats.all()}
+    rules = table.engine_variant
     for _ in range(n):
         state = hand_state(table)
-        move = plan_move(state)
+        if rules.family == "okey":
+            move = plan_move(state)
+        else:  # the planner plays Düz Okey: another game plays its timeout's first move
+            move = rules.move_to_dict(rules.auto_moves(state, state.turn)[0])
         move_submit(
             table_id=table.pk,
             user=seat_user[state.turn],

@@ -50,6 +50,11 @@ def _value(groups, okey) -> int:
     return sum(read_meld(g, okey, 0).value for g in groups)
 
 
+def _uses_taken(s: Hand101, groups) -> bool:
+    """An opening after taking from the left must lay that tile (docs/rules-101.md)."""
+    return s.taken is None or any(s.taken in g for g in groups)
+
+
 def _open_melds(turn: Turn) -> bool:
     s, rack = turn.state, turn.rack
     value, melds = best_melds(rack, s.okey)
@@ -57,6 +62,8 @@ def _open_melds(turn: Turn) -> bool:
     used = sum(map(len, groups))
     one_go = used == len(rack) - 1
     groups = _keep_one(groups, len(rack))
+    if not _uses_taken(s, groups):
+        return False
     if groups and (one_go or _value(groups, s.okey) >= threshold(s, False)):
         turn.play(Lay(turn.seat, tuple(groups)))
         return True
@@ -66,6 +73,8 @@ def _open_melds(turn: Turn) -> bool:
 def _lay_pairs(turn: Turn, need: int) -> bool:
     s, rack = turn.state, turn.rack
     pairs = _keep_one(best_pairs(rack, s.okey), len(rack))
+    if s.opened[turn.seat] == "none" and not _uses_taken(s, pairs):
+        return False
     if pairs and len(pairs) >= need:
         turn.play(Lay(turn.seat, tuple(pairs), pairs=True))
         return True
@@ -189,6 +198,11 @@ def bot101_moves(state: Hand101, seat: int, strength: str = "normal") -> list[Mo
     if turn.state.over:
         return turn.moves
     if turn.state.taken is not None:
+        # the left tile found no place on the table (a take this bot may not have made: a
+        # player who took and then left, or whose seat it took over): back, and a stock tile
         turn.play(GiveBack(seat))
+        _play(turn, strength)
+        if turn.state.over:
+            return turn.moves
     turn.play(Discard(seat, _discard(turn.state, seat, strength)))
     return turn.moves

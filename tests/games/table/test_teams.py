@@ -202,7 +202,7 @@ def test_a_long_team_name_is_shown_once_not_in_every_seat_box(esli_game, users):
     html = client_page(esli_game, users[1])
     board = re.search(r'<section id="table-board".*?</section>', html, re.S).group(0)
     assert board.count(f">{long_name}<") == 1  # the teams bar
-    badges = re.findall(r'class="badge badge--team[^"]*" title="([^"]*)">\s*([^<]*?)\s*<', board)
+    badges = re.findall(r'class="badge badge--team[^"]*"\s+title="([^"]*)">\s*([^<]*?)\s*<', board)
     assert len(badges) == 4 and all(len(text) <= 8 for _title, text in badges)
     assert sum(long_name in title for title, _text in badges) == 2  # its two seats say it
 

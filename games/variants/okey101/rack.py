@@ -1,0 +1,68 @@
+"""A seated player's own part at a 101 table: their tiles, the moves they may make now, what an
+opening needs, and which of their tiles would cost +101 on the pile (işlek: it could go on a
+meld on the table, or it is the okey). Only ever sent to that seat's player."""
+
+from dataclasses import dataclass
+
+from games.engine import format_tile, variant_of
+from games.engine.okey101.table import add_tile, take_okey
+from games.models import Hand, Seat
+
+FAMILY = "okey101"
+
+
+@dataclass(frozen=True)
+class RackView:
+    table_id: int
+    version: int
+    seat: int
+    hand_id: int | None
+    tiles: tuple[str, ...]
+    okey: str | None
+    phase: str | None
+    drawn: str | None
+    taken: str | None  # the tile taken from the left, until it is on the table
+    can: tuple[str, ...]
+    away: bool
+    opened: str  # "none" | "melds" | "pairs"
+    thresholds: tuple[int, int]  # what an opening needs now: (melds value, pairs)
+    # each tile of the rack a discard of which costs +101, with the meld it could go on (-1:
+    # it is the okey, always işlek)
+    islek: tuple[tuple[str, int], ...]
+    family: str = FAMILY
+
+
+def islek_tiles(state, seat: int) -> tuple[tuple[str, int], ...]:
+    """(tile, meld index) for each face of the seat's rack that is işlek now."""
+    out = []
+    for f in sorted(set(state.racks[seat])):
+        if f == state.okey:
+            out.append((format_tile(f), -1))
+            continue
+        for i, m in enumerate(state.table):
+            fits = any(add_tile(m, f, state.okey, high) for high in (True, False))
+            if fits or take_okey(m, f, state.okey) is not None:
+                out.append((format_tile(f), i))
+                break
+    return tuple(out)
+
+
+def rack_view(table_id: int, version: int, seat: Seat, hand: Hand | None, state) -> RackView:
+    # the variant's own view for this seat: the only way its rack leaves the engine
+    view = variant_of(state).view(state, seat.index) if state is not None else None
+    return RackView(
+        table_id=table_id,
+        version=version,
+        seat=seat.index,
+        hand_id=hand.pk if hand is not None else None,
+        tiles=tuple(view["rack"]) if view else (),
+        okey=view["okey"] if view else None,
+        phase=view["phase"] if view and view["can"] else None,
+        drawn=view["drawn"] if view else None,
+        taken=view["taken"] if view else None,
+        can=tuple(view["can"]) if view else (),
+        away=seat.away,
+        opened=view["opened"][seat.index] if view else "none",
+        thresholds=(view["thresholds"]["melds"], view["thresholds"]["pairs"]) if view else (101, 5),
+        islek=islek_tiles(state, seat.index) if view and view["can"] else (),
+    )
