@@ -2,6 +2,7 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.utils.translation import gettext_lazy as _
 
 from .models import Profile
 
@@ -10,6 +11,10 @@ User = get_user_model()
 # limits (ACCOUNT_RATE_LIMITS) and asks an enrolled staff member for the second factor after the
 # password. The admin's own form asks only for a password: it would be a side door around both.
 admin.site.login = secure_admin_login(admin.site.login)
+# The site's name where Django says "Django administration", in the staff member's language.
+admin.site.site_header = _("Okey administration")
+admin.site.site_title = _("Okey administration")
+admin.site.index_title = _("Site administration")
 
 
 class ProfileInline(admin.StackedInline):

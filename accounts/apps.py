@@ -1,7 +1,8 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = _("Accounts")
+    # not "Accounts": allauth's account app (e-mail addresses) has that name in the admin
+    verbose_name = pgettext_lazy("admin section", "Players")

@@ -73,9 +73,16 @@ class Table(models.Model):
     class Meta:
         ordering = ["-created"]
         indexes = [models.Index(fields=["status", "created"])]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
 
     def __str__(self):
-        return f"#{self.pk} {self.mode} {self.status}"
+        # the admin's title for the table, in the staff member's language
+        return _("Table #%(id)s · %(game)s · %(status)s") % {
+            "id": self.pk,
+            "game": self.get_variant_display(),
+            "status": self.get_status_display(),
+        }
 
     @cached_property
     def engine_variant(self) -> engine.Variant:
@@ -106,21 +113,29 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()  # 0-based; the UI shows index + 1
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    # 0-based; the UI shows index + 1
+    index = models.PositiveSmallIntegerField(verbose_name=_("seat index"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="seats",
+        verbose_name=_("player"),
     )
-    is_bot = models.BooleanField(default=False)
+    is_bot = models.BooleanField(default=False, verbose_name=_("bot"))
     # how this bot plays (engine.BOT_STRENGTHS), chosen when it was seated; "" plays at the
     # table's policy.bot_strength, as the bots that fill empty seats at the start do
-    bot_strength = models.CharField(max_length=8, blank=True, default="")
-    away = models.BooleanField(default=False)
-    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    bot_strength = models.CharField(
+        max_length=8, blank=True, default="", verbose_name=_("bot strength")
+    )
+    away = models.BooleanField(default=False, verbose_name=_("away"))
+    timeouts_in_row = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("timeouts in a row")
+    )
     # The person who left this seat while its game ran (games.table.seats.seat_leave): the game
     # still rates them, as its loser (docs/rules.md, "Leaving a rated game").
     left_by = models.ForeignKey(
@@ -129,6 +144,7 @@ class Seat(models.Model):
         null=True,
         blank=True,
         related_name="seats_left",
+        verbose_name=_("left by"),
     )
 
     class Meta:
@@ -139,9 +155,11 @@ class Seat(models.Model):
                 fields=["table", "user"], condition=Q(user__isnull=False), name="seat_one_per_user"
             ),
         ]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
 
     def __str__(self):
-        return f"table {self.table_id} seat {self.index + 1}"
+        return _("Table #%(table)s · seat %(n)d") % {"table": self.table_id, "n": self.index + 1}
 
 
 class Game(models.Model):
@@ -152,24 +170,35 @@ class Game(models.Model):
         PLAYING = "playing", _("playing")
         OVER = "over", _("over")
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
-    state = models.JSONField(null=True, blank=True)  # engine GameState, once dealt
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="game", verbose_name=_("table")
+    )
+    # engine GameState, once dealt
+    state = models.JSONField(null=True, blank=True, verbose_name=_("state"))
     # The table's version: +1 on every change a viewer can see (seats, start, deal, move).
-    version = models.PositiveIntegerField(default=1)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    started = models.DateTimeField(null=True, blank=True)
-    ended = models.DateTimeField(null=True, blank=True)
-    results = models.JSONField(null=True, blank=True)  # places, rating points, counts
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING, verbose_name=_("status")
+    )
+    started = models.DateTimeField(null=True, blank=True, verbose_name=_("started"))
+    ended = models.DateTimeField(null=True, blank=True, verbose_name=_("ended"))
+    # places, rating points, counts
+    results = models.JSONField(null=True, blank=True, verbose_name=_("results"))
     # When the server must act next at this table (the deal after the start countdown, a turn
     # that runs out, a bot's move, the next deal, the game's results); kept by table_bump
     # (games.table.deadlines) so that the periodic sweep finds whatever a lost task left.
-    deadline = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("server acts next"))
 
     class Meta:
         indexes = [models.Index(fields=["deadline"], name="game_deadline")]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
 
     def __str__(self):
-        return f"game of table {self.table_id} v{self.version}"
+        return _("Game of table #%(table)s (version %(version)d)") % {
+            "table": self.table_id,
+            "version": self.version,
+        }
 
     def latest_hand(self) -> "Hand | None":
         """The game's hand dealt last (the one running, or the one that ended last)."""
@@ -177,28 +206,36 @@ class Game(models.Model):
 
 
 class Hand(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveSmallIntegerField()  # 1, 2, ... counting void hands too
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="hands", verbose_name=_("game")
+    )
+    # 1, 2, ... counting void hands too
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     # Secret until the hand is over: never rendered, broadcast or logged before that.
     seed = models.BinaryField(max_length=32, editable=False)
-    commitment = models.CharField(max_length=64)  # SHA-256 of the seed, published at the deal
-    first_seat = models.PositiveSmallIntegerField()
-    state = models.JSONField()  # engine HandState (hand_to_dict)
-    version = models.PositiveIntegerField(default=0)  # moves applied == last Move.seq
-    over = models.BooleanField(default=False)
-    result = models.JSONField(null=True, blank=True)
-    started = models.DateTimeField(auto_now_add=True)
-    turn_started = models.DateTimeField(null=True, blank=True)  # for the turn countdown
-    ended = models.DateTimeField(null=True, blank=True)
+    # SHA-256 of the seed, published at the deal
+    commitment = models.CharField(max_length=64, verbose_name=_("commitment"))
+    first_seat = models.PositiveSmallIntegerField(verbose_name=_("first seat"))
+    state = models.JSONField(verbose_name=_("state"))  # engine HandState (hand_to_dict)
+    # moves applied == last Move.seq
+    version = models.PositiveIntegerField(default=0, verbose_name=_("moves played"))
+    over = models.BooleanField(default=False, verbose_name=_("over"))
+    result = models.JSONField(null=True, blank=True, verbose_name=_("result"))
+    started = models.DateTimeField(auto_now_add=True, verbose_name=_("started"))
+    # for the turn countdown
+    turn_started = models.DateTimeField(null=True, blank=True, verbose_name=_("turn started"))
+    ended = models.DateTimeField(null=True, blank=True, verbose_name=_("ended"))
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="hand_unique_number"),
         ]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
 
     def __str__(self):
-        return f"hand {self.number} of table {self.game.table_id}"
+        return _("hand %(n)d of table #%(table)s") % {"n": self.number, "table": self.game.table_id}
 
 
 class HandReview(models.Model):
@@ -213,8 +250,12 @@ class HandReview(models.Model):
     version = models.PositiveSmallIntegerField(default=1)
     made = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name = _("hand review")
+        verbose_name_plural = _("hand reviews")
+
     def __str__(self):
-        return f"review of {self.hand}"
+        return _("review of %(hand)s") % {"hand": self.hand}
 
     @property
     def current(self) -> bool:
@@ -224,23 +265,31 @@ class HandReview(models.Model):
 class Move(models.Model):
     """Append-only: one row per applied move, enough to replay the hand from its seed."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField()  # 1, 2, ...
-    seat = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=16)
-    tile = models.CharField(max_length=3, blank=True)
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="moves", verbose_name=_("hand")
+    )
+    seq = models.PositiveIntegerField(verbose_name=_("number"))  # 1, 2, ...
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat index"))
+    kind = models.CharField(max_length=16, verbose_name=_("kind"))
+    tile = models.CharField(max_length=3, blank=True, verbose_name=_("tile"))
     # The rest of a move that carries more than one tile (101's lay, add, take an okey back:
     # groups, a meld, a side), as the engine's move dict holds it without kind, seat and tile;
     # None for a move that is whole in kind and tile (every Düz and Eşli move).
-    detail = models.JSONField(null=True, blank=True)
+    detail = models.JSONField(null=True, blank=True, verbose_name=_("detail"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("player"),
     )
-    auto = models.BooleanField(default=False)  # played by the server (timeout, bot)
-    version = models.PositiveIntegerField()  # the table's version right after this move
+    # a timeout's move or a bot's
+    auto = models.BooleanField(default=False, verbose_name=_("played by the server"))
+    # the table's version right after this move
+    version = models.PositiveIntegerField(verbose_name=_("table version"))
     # NULL, not "": moves without a key must not collide in the unique constraint below
     idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
 
     class Meta:
         ordering = ["hand_id", "seq"]  # the column: "hand" would join Hand for its ordering
@@ -252,9 +301,17 @@ class Move(models.Model):
                 name="move_unique_key",
             ),
         ]
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
 
     def __str__(self):
-        return f"{self.hand} #{self.seq} seat {self.seat + 1} {self.kind} {self.tile}"
+        return _("%(hand)s · move %(seq)d · seat %(seat)d · %(kind)s %(tile)s") % {
+            "hand": self.hand,
+            "seq": self.seq,
+            "seat": self.seat + 1,
+            "kind": self.kind,
+            "tile": self.tile,
+        }
 
     def as_engine_dict(self) -> dict:
         """The move as the engine's ``move_from_dict`` reads it: replayed from the seed, it
@@ -268,14 +325,20 @@ class Move(models.Model):
 
 
 class ChatMessage(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    text = models.CharField(max_length=200)
-    created = models.DateTimeField(auto_now_add=True)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="chat", verbose_name=_("table")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("player")
+    )
+    text = models.CharField(max_length=200, verbose_name=_("text"))
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
 
     class Meta:
         ordering = ["created", "id"]
         indexes = [models.Index(fields=["table", "created"])]
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
 
     def __str__(self):
         return f"{self.user_id}: {self.text[:30]}"
@@ -284,15 +347,21 @@ class ChatMessage(models.Model):
 class PlayerResult(models.Model):
     """One player's line of a finished game, written with the rating points: profiles list them."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="player_results")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_results"
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="player_results", verbose_name=_("game")
     )
-    seat = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField()
-    points = models.IntegerField()  # rating points, as added to the profile
-    count = models.IntegerField()
-    ended = models.DateTimeField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="game_results",
+        verbose_name=_("player"),
+    )
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat index"))
+    place = models.PositiveSmallIntegerField(verbose_name=_("place"))
+    # rating points, as added to the profile
+    points = models.IntegerField(verbose_name=_("rating points"))
+    count = models.IntegerField(verbose_name=_("count"))
+    ended = models.DateTimeField(verbose_name=_("ended"))
 
     class Meta:
         ordering = ["-ended", "-id"]
@@ -300,6 +369,8 @@ class PlayerResult(models.Model):
             models.UniqueConstraint(fields=["game", "user"], name="player_result_once_per_game"),
         ]
         indexes = [models.Index(fields=["user", "-ended"])]
+        verbose_name = _("player result")
+        verbose_name_plural = _("player results")
 
     def __str__(self):
         return f"{self.user_id} in game {self.game_id}: place {self.place}, {self.points:+d}"
@@ -315,28 +386,39 @@ class Invite(models.Model):
         CANCELLED = "cancelled", _("cancelled")
         DECLINED = "declined", _("declined")  # by whoever holds the link (cancelled_at: when)
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invites")
-    seat_index = models.PositiveSmallIntegerField()  # 0-based, like Seat.index
-    email = models.EmailField()
-    inviter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invites_sent"
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="invites", verbose_name=_("table")
     )
-    language = models.CharField(max_length=5)  # the invitee's (invites.services): the e-mail's
+    # 0-based, like Seat.index
+    seat_index = models.PositiveSmallIntegerField(verbose_name=_("seat index"))
+    email = models.EmailField(verbose_name=_("e-mail address"))
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invites_sent",
+        verbose_name=_("invited by"),
+    )
+    # the invitee's (invites.services): the e-mail's
+    language = models.CharField(max_length=5, verbose_name=_("language"))
     token_hash = models.CharField(max_length=64, unique=True)  # SHA-256 hex of the link's token
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SENT)
-    created = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField()  # the latest send; a resend starts a new token and expiry
-    sends = models.PositiveSmallIntegerField(default=1)
-    expires_at = models.DateTimeField()
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.SENT, verbose_name=_("status")
+    )
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
+    # the latest send; a resend starts a new token and expiry
+    sent_at = models.DateTimeField(verbose_name=_("sent"))
+    sends = models.PositiveSmallIntegerField(default=1, verbose_name=_("times sent"))
+    expires_at = models.DateTimeField(verbose_name=_("expires"))
     accepted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="invites_accepted",
+        verbose_name=_("accepted by"),
     )
-    accepted_at = models.DateTimeField(null=True, blank=True)
-    cancelled_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("accepted"))
+    cancelled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("cancelled"))
 
     class Meta:
         ordering = ["table_id", "seat_index", "-created"]
@@ -348,9 +430,15 @@ class Invite(models.Model):
                 name="invite_one_live_per_seat",
             ),
         ]
+        verbose_name = _("invite")
+        verbose_name_plural = _("invites")
 
     def __str__(self):
-        return f"invite to {self.email} for {self.table_id} seat {self.seat_index + 1}"
+        return _("Invite to %(email)s · table #%(table)s · seat %(n)d") % {
+            "email": self.email,
+            "table": self.table_id,
+            "n": self.seat_index + 1,
+        }
 
     @property
     def state(self) -> str:
@@ -385,26 +473,43 @@ class StaffAction(models.Model):
         on_delete=models.SET_NULL,
         null=True,
         related_name="staff_actions",
+        verbose_name=_("staff member"),
     )
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices, verbose_name=_("action"))
     # kept when a table is deleted: details holds its id as well
     table = models.ForeignKey(
-        Table, on_delete=models.SET_NULL, null=True, related_name="staff_actions"
+        Table,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="staff_actions",
+        verbose_name=_("table"),
     )
-    created = models.DateTimeField(auto_now_add=True)
-    reason = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
+    reason = models.CharField(max_length=200, blank=True, verbose_name=_("reason"))
     # the table's version before and after the action; none for an account's deletion
-    version_before = models.PositiveIntegerField(null=True, blank=True)
-    version_after = models.PositiveIntegerField(null=True, blank=True)
-    details = models.JSONField(default=dict)
+    version_before = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("version before")
+    )
+    version_after = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("version after")
+    )
+    details = models.JSONField(default=dict, verbose_name=_("details"))
 
     class Meta:
         ordering = ["-created", "-id"]
+        verbose_name = _("staff action")
+        verbose_name_plural = _("staff actions")
 
     def __str__(self):
         if "user" in self.details and self.table_id is None:
-            return f"{self.get_kind_display()} (user {self.details.get('user')})"
-        return f"{self.get_kind_display()} (table {self.details.get('table')})"
+            return _("%(kind)s (user %(user)s)") % {
+                "kind": self.get_kind_display(),
+                "user": self.details.get("user"),
+            }
+        return _("%(kind)s (table #%(table)s)") % {
+            "kind": self.get_kind_display(),
+            "table": self.details.get("table"),
+        }
 
 
 # --- between players (games.social): follows, blocks, reports, and staff's sanctions ------------
@@ -429,6 +534,8 @@ class Follow(models.Model):
                 condition=~Q(follower=models.F("followed")), name="follow_not_self"
             ),
         ]
+        verbose_name = _("follow")
+        verbose_name_plural = _("follows")
 
     def __str__(self):
         return f"{self.follower_id} follows {self.followed_id}"
@@ -456,6 +563,8 @@ class Block(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["blocked", "blocker"])]
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
 
     def __str__(self):
         return f"{self.blocker_id} blocked {self.blocked_id}"
@@ -533,28 +642,40 @@ class Sanction(models.Model):
         SUSPEND = "suspend", _("suspended")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sanctions",
+        verbose_name=_("player"),
     )
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    reason = models.CharField(max_length=200)
-    created = models.DateTimeField(auto_now_add=True)
-    until = models.DateTimeField(null=True, blank=True)  # none for a warning
-    lifted = models.DateTimeField(null=True, blank=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, verbose_name=_("kind"))
+    reason = models.CharField(max_length=200, verbose_name=_("reason"))
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
+    # none for a warning
+    until = models.DateTimeField(null=True, blank=True, verbose_name=_("until"))
+    lifted = models.DateTimeField(null=True, blank=True, verbose_name=_("lifted"))
     staff = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         related_name="sanctions_given",
+        verbose_name=_("staff member"),
     )
     report = models.ForeignKey(
-        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="sanctions"
+        Report,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="sanctions",
+        verbose_name=_("report"),
     )
     # when the player first saw it (a warning is shown until then)
-    seen = models.DateTimeField(null=True, blank=True)
+    seen = models.DateTimeField(null=True, blank=True, verbose_name=_("seen"))
 
     class Meta:
         ordering = ["-created", "-id"]
         indexes = [models.Index(fields=["user", "kind", "until"])]
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
 
     def __str__(self):
         return f"{self.kind} {self.user_id} until {self.until}"
@@ -571,6 +692,10 @@ class Rematch(models.Model):
     started = models.OneToOneField(
         Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
     )
+
+    class Meta:
+        verbose_name = _("rematch")
+        verbose_name_plural = _("rematches")
 
     def __str__(self):
         return f"rematch of table {self.table_id}"
@@ -696,6 +821,8 @@ class Entrant(models.Model):
             models.UniqueConstraint(fields=["tournament", "user"], name="entrant_once"),
         ]
         indexes = [models.Index(fields=["tournament", "-points"], name="entrant_standing")]
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
 
     def __str__(self):
         return f"{self.user_id} in tournament {self.tournament_id}: {self.points}"

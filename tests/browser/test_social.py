@@ -132,7 +132,7 @@ def staff_page(browser, server, django_user_model):
     expect(page).to_have_url(re.compile(r"/accounts/2fa/authenticate/"))
     code = format_hotp_value(hotp_value(secret, next(yield_hotp_counters_from_time())))
     page.locator("input[name=code]").fill(code)
-    page.get_by_role("button", name="Giriş Yap", exact=True).click()
+    page.get_by_role("button", name=re.compile("^Giriş yap$", re.I)).click()
     page.wait_for_url(lambda url: "/2fa/" not in url)
     return page
 
@@ -151,8 +151,8 @@ def test_a_report_reaches_the_admin_with_its_chat_and_a_suspension_stops_the_soc
         expect(page.locator("#table-board")).to_be_visible()
     chat_say(rude, "kaybeden sensin aptal")
     expect(victim.locator("#chat-log")).to_contain_text("aptal")
-    # the victim reports from the seat's name: the report names the table
-    victim.locator('.seat[data-seat="1"] a.seat-profile').click()
+    # the victim reports from the player's profile opened from the table: the report names it
+    victim.goto(f"{server.url}/profile/{users[1].pk}/?table={table.pk}")
     victim.get_by_role("link", name=re.compile("Şikâyet et")).click()
     expect(victim.locator("main")).to_contain_text(f"{table.pk} numaralı masa")
     victim.get_by_label(re.compile("hakaret")).check()

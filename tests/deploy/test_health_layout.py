@@ -71,7 +71,6 @@ def until(predicate, timeout: float, site) -> None:
 def test_each_part_is_seen_by_its_own_check(transactional_db, tmp_path, settings):
     with site_run(tmp_path, settings, BEAT_STALE_SECONDS="4") as site:
         # each daphne answers on its own socket, and its metrics are its own, every time
-        starts = []
         for web in (0, 1):
             assert own_socket_get(site, web, "/healthz/live")[0] == 200
             seen = set()
@@ -80,8 +79,9 @@ def test_each_part_is_seen_by_its_own_check(transactional_db, tmp_path, settings
                 assert status == 200, metrics
                 seen.add(start_time(metrics))
             assert len(seen) == 1
-            starts.append(seen.pop())
-        assert starts[0] != starts[1]
+        # (the two start times may be equal: supervisord can start both daphnes within the
+        # 10 ms the kernel's clock ticks count; that the two sockets are two processes is shown
+        # below, where pausing one leaves the other's answering)
 
         # one daphne paused: its own probe finds it; the other answers, and so does the site
         web0 = site.pid("web:web0")

@@ -56,5 +56,6 @@ def test_a_live_hand_page_shows_no_rack_and_no_stock(viewer, playing):
     hand, state = current_hand(playing), hand_state(playing)
     page = viewer.get(f"/admin/games/hand/{hand.pk}/change/").content.decode()
     rack = " ".join(engine.format_tile(t) for t in state.racks[0])
-    assert f"hand {hand.number} of table" in page and rack not in page
+    # the hand's page, titled in the admin's language (Turkish unless asked otherwise)
+    assert f"Masa #{hand.game.table_id}, {hand.number}. el" in page and rack not in page
     assert '"stock"' not in page and '"racks"' not in page
