@@ -5,6 +5,7 @@
     .venv/bin/python bench/load.py --only saturate --sat-tables 40,80
     .venv/bin/python bench/load.py --only idle --sockets 2000
     .venv/bin/python bench/load.py --only rate --webs 1 --tables 20   # one daphne
+    .venv/bin/python bench/load.py --game 101 --target site --only saturate --sat-tables 40
 
 It recreates its own PostgreSQL database (DATABASE_URL, default .../okey_load), starts the site
 with bin/run (daphne, Celery worker, beat; DEBUG=0) on --port (8500), and for each scenario
@@ -23,6 +24,10 @@ The site runs --webs daphne processes (bin/run's OKEY_WEBS; one a core by defaul
 does) on its one listening socket: the kernel gives each player's connection to one of them, so
 the players of a table sit on different daphnes, as in life, and share their games through the
 Redis channel layer: every move made through one daphne must reach the players on the others.
+
+--game 101 deals 101 tables instead of Düz ones (bench.loadlib.players.Player101: its players
+open, lay, add işlek tiles and discard), for the site's CPU and bytes per 101 move beside a
+Düz run's; the bare stack plays no game, so it is the same either way.
 """
 
 from __future__ import annotations
@@ -49,6 +54,11 @@ from bench.loadlib.disk import DiskProbe  # noqa: E402
 from bench.loadlib.stats import Recorder, loadavg  # noqa: E402
 
 SCENARIOS = ("rate", "saturate", "idle")
+# the tables' options for each --game (long games: no table ends during a run)
+GAMES = {
+    "duz": {},  # accounts.tables_create's long Düz game
+    "101": {"variant": "101", "hand_limit": 21},
+}
 
 
 def parse_args(argv=None):
@@ -104,6 +114,9 @@ def parse_args(argv=None):
     p.add_argument("--debug", action="store_true", help="run the site with DEBUG=1")
     p.add_argument("--json", help="write the results to this file")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--game", choices=tuple(GAMES), default="duz", help="the variant the site's tables play"
+    )
     p.add_argument(
         "--engine-discards",
         action="store_true",
@@ -180,9 +193,9 @@ async def scenario_run(players, rec: Recorder, meter: procs.Meter, args, *, conn
 def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, heartbeat=0.0,
                  jitter=0.0):  # fmt: skip
     quiet = args.heartbeat_quiet if heartbeat else 0.0
-    from bench.loadlib.players import BarePlayer, SitePlayer, TablePace
+    from bench.loadlib.players import BarePlayer, Player101, SitePlayer, TablePace
 
-    cls = SitePlayer if kind == "site" else BarePlayer
+    cls = BarePlayer if kind != "site" else Player101 if args.game == "101" else SitePlayer
     more = {"engine_discards": args.engine_discards} if kind == "site" else {}
     path = "ws/table/{}/?lang=en" if kind == "site" else "ws/bare/{}/"
     rng = random.Random(args.seed)
@@ -210,15 +223,17 @@ def players_make(kind, tables, cookies, args, rec, *, rate, think, play, ports, 
     return players
 
 
-def site_tables(count: int, tag: str, base_url: str, start=True) -> tuple[list[int], list[str]]:
-    """``count`` tables of four logged-in users (dealt when ``start``); user 0 logs in through
-    the form."""
+def site_tables(
+    count: int, tag: str, base_url: str, start=True, game="duz"
+) -> tuple[list[int], list[str]]:
+    """``count`` tables of four logged-in users playing ``game`` (dealt when ``start``); user 0
+    logs in through the form."""
     from django.db import close_old_connections
 
     users = accounts.users_create(f"load-{tag}-{int(time.time())}", count * 4, with_password=1)
     cookies = [accounts.login_through_form(base_url, users[0].email)]
     cookies += [accounts.session_cookie(u) for u in users[1:]]
-    tables = accounts.tables_create(users, start=start)
+    tables = accounts.tables_create(users, options=GAMES[game], start=start)
     close_old_connections()
     return tables, cookies
 
@@ -338,7 +353,9 @@ def measure(kind, scenario, args, stack, ports, results, services, sat_tables=No
     if kind == "site":
         # Idle sockets sit at full tables waiting for the start: a dealt table is not idle, its
         # turn timer would have the server play every turn after turn_seconds.
-        tables, cookies = site_tables(n, scenario, base_url, start=scenario != "idle")
+        tables, cookies = site_tables(
+            n, scenario, base_url, start=scenario != "idle", game=args.game
+        )
     else:
         from bench.bare.consumer import tables_reset
 
@@ -364,6 +381,7 @@ def measure(kind, scenario, args, stack, ports, results, services, sat_tables=No
     r["usage"]["harness_cpu"] = r["usage"].pop("harness", {}).get("cpu_pct_of_core", 0.0)
     webs = args.webs if kind == "site" else 1
     r.update(kind=kind, scenario=scenario, tables=n, rate=rate, think=think, webs=webs)
+    r["game"] = args.game if kind == "site" else None
     if scenario == "rate":
         r["jitter"] = args.jitter
     cpu_s = r["usage"].pop("cpu_s", {})
@@ -377,7 +395,8 @@ def measure(kind, scenario, args, stack, ports, results, services, sat_tables=No
     if scenario == "idle":
         r["heartbeat_s"] = hb
         r["heartbeat_quiet_s"] = args.heartbeat_quiet if hb else 0.0
-    name = f"{kind} {scenario}" + (f" {n}" if scenario == "saturate" else "")
+    name = f"{kind}{' 101' if kind == 'site' and args.game == '101' else ''} {scenario}"
+    name += f" {n}" if scenario == "saturate" else ""
     name += f" x{len(ports)} daphne" if len(ports) > 1 else ""
     print(report_line(name, r), flush=True)
     if r["error_kinds"]:

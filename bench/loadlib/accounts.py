@@ -123,7 +123,14 @@ def tables_create(
     from games.table.lifecycle import game_start, table_start
     from games.table.seats import seat_take
 
-    opts = {"hand_limit": 50, "start_count": 50, **(options or {})}
+    options = options or {}
+    # Düz and Eşli: long games by default; a 101 table takes only its own options
+    long = (
+        {"hand_limit": 50, "start_count": 50}
+        if options.get("variant", "duz") in ("duz", "esli")
+        else {}
+    )
+    opts = {**long, **options}
     ids = []
     for k in range(0, len(users) - seats + 1, seats):
         group = users[k : k + seats]

@@ -35,6 +35,7 @@ TILE = re.compile(r'data-tile="([A-Z0-9]+)"')
 STATUS = re.compile(r'id="table-board"[^>]*class="[^"]*\bstatus-([a-z]+)')
 MESSAGE = re.compile(r'<div id="table-message"[^>]*>(.*?)</div>', re.S)
 TAG = re.compile(r"<[^>]+>")
+MELD = re.compile(r'data-meld="(\d+)"\s+data-okey-for="([^"]*)"')
 
 
 def _attrs(text: str) -> dict[str, str]:
@@ -66,6 +67,12 @@ class Frame:
     moves_version: int | None = None
     phase: str = ""
     can: tuple[str, ...] = ()
+    # 101's #my-moves: what an opening needs, how the player opened, the işlek (tile, meld)s
+    need: int | None = None
+    opened: str = ""
+    islek: tuple[tuple[str, int], ...] = ()
+    # 101's laid melds this frame shows: (index, the tiles that would take its okey back)
+    melds: tuple[tuple[int, tuple[str, ...]], ...] = ()
     # a move's event
     event_kind: str = ""
     event_seat: int | None = None
@@ -115,6 +122,7 @@ def frame_parse(text: str) -> Frame:
         f.rack = TILE.findall(tiles)
         outside = RACK.sub("", text)
     f.public_tiles = TILE.findall(outside)
+    f.melds = tuple((int(i), tuple(tiles.split())) for i, tiles in MELD.findall(outside))
     m = MOVES_TAG.search(text)
     if m:
         a = _attrs(m.group(1))
@@ -122,6 +130,11 @@ def frame_parse(text: str) -> Frame:
         f.moves_version = _int(a.get("version"))
         f.phase = a.get("phase", "")
         f.can = tuple(a.get("can", "").split())
+        f.need, f.opened = _int(a.get("need")), a.get("opened", "")
+        f.islek = tuple(
+            (tile, int(meld))
+            for tile, _, meld in (p.partition(":") for p in a.get("islek", "").split())
+        )
     m = EVENT_TAG.search(text)
     if m:
         a = _attrs(m.group(1))
@@ -175,6 +188,10 @@ class FrameState:
     moves_version: int = 0
     phase: str = ""
     can: tuple[str, ...] = ()
+    need: int | None = None  # 101 (Frame's)
+    opened: str = ""
+    islek: tuple[tuple[str, int], ...] = ()
+    okey_for: dict[int, tuple[str, ...]] = field(default_factory=dict)  # 101's melds
     turn: int | None = None
     mine_version: int = 0  # the last event of a move made at this seat (by us or for us)
     message: str = ""  # the last refusal
@@ -194,6 +211,8 @@ class FrameState:
             if f.full:
                 self.full_version, self.full_frames = f.version, self.full_frames + 1
                 self.me = f.me
+                self.okey_for = {}  # a new hand's table, or the whole of this one's
+            self.okey_for.update(f.melds)
             if f.has_board:
                 self.status = f.status
             if f.has_turn:
@@ -208,6 +227,7 @@ class FrameState:
         if f.has_moves and (f.moves_version or 0) >= self.moves_version:
             self.moves_version = f.moves_version or 0
             self.phase, self.can = f.phase, f.can
+            self.need, self.opened, self.islek = f.need, f.opened, f.islek
         if f.has_message:
             self.message = f.message
         return "ok"

@@ -352,6 +352,74 @@ class SitePlayer(Player):
         return {**message, "kind": kind, "tile": engine.format_tile(tile)}
 
 
+class Player101(SitePlayer):
+    """A player at a 101 table, reading the same frames plus 101's #my-moves (what an opening
+    needs, how it opened, its işlek tiles). On its turn, one move at a time, as a person plays:
+    draw; open with its best melds once they reach the threshold (the engine's ``best_melds``),
+    and once open lay any further melds; add each tile the page marks as işlek to its meld (or
+    take back that meld's okey with it);
+    then discard its loosest tile that is neither işlek nor the okey."""
+
+    def turn_key(self):
+        f = self.state
+        return (f.hand, f.turn)
+
+    def may_move(self) -> bool:
+        f = self.state
+        return bool(f.can_now()) and bool(f.rack) and bool(f.okey)
+
+    def move_choose(self):
+        f = self.state
+        can = f.can_now()
+        if not can or not f.rack or not f.okey:
+            return None
+        message = {"action": "move", "version": self.version, "key": uuid.uuid4().hex}
+        if "draw" in can:
+            return {**message, "kind": "draw"}
+        rack = [engine.parse_tile(t) for t in f.rack]
+        okey = engine.parse_tile(f.okey)
+        if "lay" in can and f.opened in ("none", "melds"):
+            groups = melds_to_lay(rack, okey)
+            if groups and (f.opened == "melds" or melds_value(groups, okey) >= (f.need or 101)):
+                groups = [[engine.format_tile(t) for t in g] for g in groups]
+                return {**message, "kind": "lay", "groups": groups}
+        adds = [(tile, meld) for tile, meld in f.islek if meld >= 0]
+        if "add" in can and adds and len(rack) > 1:
+            # an işlek tile goes on its meld, or in place of that meld's okey if it is what
+            # the okey stands for there (the meld's data-okey-for)
+            tile, meld = adds[0]
+            kind = "take_okey" if tile in f.okey_for.get(meld, ()) else "add"
+            return {**message, "kind": kind, "meld": meld, "tile": tile}
+        if "discard" not in can:
+            return None
+        keep = {engine.parse_tile(tile) for tile, _ in f.islek} | {okey}
+        pool = [t for t in rack if t not in keep] or rack
+        return {**message, "kind": "discard", "tile": engine.format_tile(loose_tile(pool, okey))}
+
+
+def melds_to_lay(rack: list[int], okey: int) -> list[tuple[int, ...]]:
+    """The rack's best melds as its tiles (a fake okey stands for the okey's face), leaving at
+    least one tile to discard (the smallest melds dropped first), as the normal bot lays them."""
+    from games.engine.okey101.opening import best_melds
+
+    left, groups = list(rack), []
+    for faces, jokers in best_melds(rack, okey)[1]:
+        group = [FAKE if face == okey else face for face in faces] + [okey] * jokers
+        for tile in group:
+            left.remove(tile)
+        groups.append(tuple(group))
+    groups.sort(key=len, reverse=True)
+    while groups and sum(map(len, groups)) >= len(rack):
+        groups.pop()
+    return groups
+
+
+def melds_value(groups, okey: int) -> int:
+    from games.engine.okey101.table import read_meld
+
+    return sum(read_meld(g, okey, 0).value for g in groups)
+
+
 class BarePlayer(Player):
     """Turns go round as in a hand: each seat makes two moves (draw, discard) in a row."""
 
