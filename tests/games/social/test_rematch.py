@@ -122,6 +122,11 @@ def test_the_panel_shows_each_seats_answer_and_the_viewers_buttons(
     client.force_login(users[1])
     html = client.get(reverse("games:rematch", args=[table.pk])).content.decode()
     assert "Accept the rematch" in html or "Rövanşı kabul et" in html
+    # the others met at this table are a click from their profile (follow, block, report), with
+    # the table named; the viewer is not linked to themselves
+    for other in (users[0], users[2], users[3]):
+        assert f'href="/profile/{other.pk}/?table={table.pk}"' in html
+    assert f'href="/profile/{users[1].pk}/' not in html
     response = client.post(reverse("games:rematch_accept", args=[table.pk]))
     assert response.status_code == 200
     assert users[1].pk in Rematch.objects.get(table=table).accepted
