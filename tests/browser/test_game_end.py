@@ -87,6 +87,9 @@ def test_a_player_who_leaves_an_esli_game_loses_it(
     page = sign_in(browser, asgi_live_server, leaver)
     try:
         page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+        # the socket's first frame swaps the table in, leave control included: opening it before
+        # that frame would race the swap (tests/browser/play_support.py table_ready)
+        expect(page.locator("#table-page.is-live")).to_have_count(1)
         page.get_by_text("Oyundan ayrıl", exact=True).click()
         expect(page.locator(".game-leave")).to_contain_text("kaybetmiş sayılır")
         page.locator("[data-leave-game]").click()

@@ -52,7 +52,8 @@ def follow_the_coach(page, verdicts: list) -> list[str]:
             expect(rack_tile).to_have_class(re.compile("coach-picked"))
             # pointed at, not lifted as a selected tile is: Discard waits for the player's pick
             # (issue 42: it looked selected while Discard stayed disabled)
-            assert rack_tile.evaluate("e => getComputedStyle(e).transform") == "none"
+            # (polled: the rack may be laid out again under the locator meanwhile)
+            expect(rack_tile).to_have_css("transform", "none")
             rack_tile.click()
             act = "finish" if step == "finish" else "discard"
             page.locator(f'[data-act="{act}"]').click()

@@ -57,6 +57,9 @@ def test_leaving_a_rated_game_in_its_first_hand_costs_the_worst_result_and_says_
     page = sign_in(browser, asgi_live_server, user)
     try:
         page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+        # the socket's first frame swaps the table in, leave control included: opening it before
+        # that frame would race the swap (tests/browser/play_support.py table_ready)
+        expect(page.locator("#table-page.is-live")).to_have_count(1)
         page.get_by_text("Oyundan ayrıl", exact=True).click()
         leave = page.locator("#game-leave")
         # 4 players, 8 hands: the last place over the whole game, -2 x 8
@@ -88,6 +91,9 @@ def test_leaving_a_practice_game_says_it_costs_nothing(
     page = sign_in(browser, asgi_live_server, user)
     try:
         page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
+        # the socket's first frame swaps the table in, leave control included: opening it before
+        # that frame would race the swap (tests/browser/play_support.py table_ready)
+        expect(page.locator("#table-page.is-live")).to_have_count(1)
         leave = page.locator("#game-leave")
         leave.locator("summary").click()
         expect(leave.locator("[data-leave-cost]")).to_have_text(
