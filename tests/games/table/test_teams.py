@@ -245,3 +245,17 @@ def test_team_names_form_on_the_page(client, esli_game, users):
         "team-names-form"
         in client.get(reverse("games:table", args=[esli_game.pk])).content.decode()
     )
+
+
+@pytest.mark.parametrize("variant, teams", [("duz", False), ("esli", True), ("esli101", True)])
+def test_the_leave_warning_names_the_team_only_where_the_game_has_teams(
+    users, fixed_seed, in_memory_layer, variant, teams
+):
+    # asked of the game's capability (its board's teams), not of a variant's name: Eşli 101's
+    # partners lose together as Eşli's do
+    from tests.games.conftest import game_started, table_full
+
+    table = game_started(table_full(users, variant=variant))
+    html = client_page(table, users[0])
+    assert "data-leave-game" in html
+    assert ("Takımınız oyunu kaybeder." in html) is teams
