@@ -30,6 +30,18 @@ def user_is_suspended(user) -> bool:
     return sanction_active(user, Sanction.Kind.SUSPEND) is not None
 
 
+def suspended_ids(user_ids, *, now=None) -> set[int]:
+    """Which of ``user_ids`` staff have suspended now, in one query (a pairing's whole pool)."""
+    return set(
+        Sanction.objects.filter(
+            user_id__in=list(user_ids),
+            kind=Sanction.Kind.SUSPEND,
+            lifted__isnull=True,
+            until__gt=now or timezone.now(),
+        ).values_list("user_id", flat=True)
+    )
+
+
 def _until(sanction: Sanction) -> str:
     return formats.date_format(timezone.localtime(sanction.until), "DATETIME_FORMAT")
 

@@ -20,7 +20,7 @@ from games.arena.pairing import Waiting, pool_pair
 from games.arena.publish import seated_publish, standings_changed
 from games.arena.results import tournament_finish_if_done
 from games.models import Entrant, Seat, Table, Tournament
-from games.sanctions import user_is_suspended
+from games.sanctions import suspended_ids
 from games.social.blocks import blocked_pairs
 from games.table.lifecycle import table_seated_start
 
@@ -105,11 +105,7 @@ def tournament_pair(*, tournament_id: int, now=None) -> int:
             ).values_list("user_id", flat=True)
         )
         # a player suspended by staff while waiting stays in the standings but is seated nowhere
-        suspended = {
-            u.pk
-            for u in get_user_model().objects.filter(pk__in=[e.user_id for e in waiting])
-            if user_is_suspended(u)
-        }
+        suspended = suspended_ids([e.user_id for e in waiting], now=now)
         waiting = [e for e in waiting if e.user_id not in busy and e.user_id not in suspended]
         if not waiting:
             return 0
