@@ -3,7 +3,7 @@
 The user row is not deleted: the games other people played with them keep their results,
 their seats and the move log that replays each hand (and a table they made keeps its manager).
 Instead everything that says who they were goes: the e-mail addresses, the name, the password,
-any second factor, their chat lines and the invites they sent (games.players); the row stays
+any second factor, their chat lines and the invites they sent (games.personal_data); the row stays
 as an anonymous stand-in, inactive, shown as "Deleted player" (games.names) and left out of the
 leaderboard. An inactive user with an unusable password can no longer log in, and every session
 they had ends (Django's backends refuse an inactive user; the session's hash of the password no
@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
 from games.models import StaffAction
-from games.players import player_games_erase, player_tables_leave
+from games.personal_data import player_games_erase, player_tables_leave
 from games.table.publish import account_sockets_close
 
 from .models import Profile
@@ -38,7 +38,7 @@ USER_ROWS = {
     "mfa.authenticator.user": "deleted (when allauth.mfa is installed)",
     "admin.logentry.user": "kept: what a staff member did in the admin",
     "games.table.manager": "kept: the table's manager is the anonymous user",
-    "games.seat.user": "a table not over is left (games.players); a finished one keeps it",
+    "games.seat.user": "a table not over is left (games.personal_data); a finished one keeps it",
     "games.seat.left_by": "kept: who gave the game up, for its results (the anonymous user)",
     "games.move.user": "kept: the move log replays the hand",
     "games.chatmessage.user": "deleted",

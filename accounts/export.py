@@ -1,14 +1,14 @@
 """A player's data export (KVKK art. 11, GDPR art. 15 and 20): everything the site keeps about
 them, as one JSON document they download from their profile.
 
-The games part is games.players': their results, the hands they played with their own moves
+The games part is games.personal_data': their results, the hands they played with their own moves
 (never another player's tiles), the chat lines they wrote and the invites they sent.
 """
 
 from allauth.account.models import EmailAddress
 from django.utils import timezone
 
-from games.players import player_games_export
+from games.personal_data import player_games_export
 
 from .allowances import allowance_spend
 

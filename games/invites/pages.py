@@ -29,7 +29,7 @@ from games.labels import mode_label
 from games.models import Invite
 from games.names import player_name
 from games.table.create import team_names_set
-from games.table.invites import invite_hours
+from games.table.reservations import invite_hours
 from games.variants import variant_for
 
 # HTTP status of a link that cannot seat anyone: unknown -> 404, spent or too old -> 410

@@ -39,7 +39,7 @@ from games.sanctions import suspension_refusal
 from games.table.changes import table_bump, table_lock
 from games.table.create import game_running_check
 from games.table.guests import guest_refuse
-from games.table.invites import invite_hours, seats_reserved
+from games.table.reservations import invite_hours, seats_reserved
 from games.variants import variant_for
 
 INVITES_PER_HOUR = 20  # e-mails one manager may send in an hour, resends included

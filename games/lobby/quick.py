@@ -16,8 +16,8 @@ from games.sanctions import suspension_refusal
 from games.social.blocks import blocked_pairs
 from games.table.changes import table_bump, table_lock
 from games.table.create import game_running_check, table_create
-from games.table.invites import seats_open
 from games.table.lifecycle import countdown_begin, game_start
+from games.table.reservations import seats_open
 from games.variants import VARIANTS
 
 MODES = tuple(VARIANTS)  # every game the site offers

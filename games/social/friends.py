@@ -8,8 +8,8 @@ from games.models import Seat, Table
 from games.names import player_name
 from games.social.follows import friends_of
 from games.social.presence import presence_online
-from games.table.invites import seats_open
 from games.table.privacy import table_open_to
+from games.table.reservations import seats_open
 
 AT_TABLE = (Table.Status.OPEN, Table.Status.STARTING, Table.Status.PLAYING)
 

@@ -14,7 +14,7 @@ from games.sanctions import suspension_refusal
 from games.social.follows import are_friends
 from games.social.notices import invitation_notice_publish
 from games.social.presence import presence_online
-from games.table.invites import seats_open
+from games.table.reservations import seats_open
 
 # Invitations to one friend a minute: a click again and again must not flood their page (the
 # invites' own limit, 20 an hour for each manager, counts these too).

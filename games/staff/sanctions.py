@@ -2,7 +2,7 @@
 their chat for a time, suspend the account for a time, lift a sanction, dismiss a report.
 
 A suspension takes effect at once: the account's tables not over are left as a leave does
-(games.players: a game under way goes on with a bot or the timeouts in the seat), and from then
+(games.personal_data: a game under way goes on with a bot or the timeouts in the seat), and from then
 on it cannot sit, chat, follow or invite (games.sanctions is asked by each of those). Its open
 sockets are refused at the next chat line or move. The player is told why and until when, on
 whatever page they have open (games.social.notices) and in every refusal. Every action leaves
@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import ServiceError
 from games.models import Report, Sanction, StaffAction
 from games.names import player_name
-from games.players import player_tables_leave
+from games.personal_data import player_tables_leave
 from games.social.notices import sanction_notice_publish
 from games.staff.services import REASON_MAX, staff_check
 

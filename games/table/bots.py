@@ -14,8 +14,8 @@ from games.errors import ServiceError
 from games.models import Seat, Table
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.create import game_running_check, table_create
-from games.table.invites import seats_reserved
 from games.table.lifecycle import countdown_begin
+from games.table.reservations import seats_reserved
 from games.variants import variant_for
 
 

@@ -34,7 +34,7 @@ from games.table import seeds
 from games.table.changes import table_bump, table_lock, version_check
 from games.table.create import game_running_check, players_running_check
 from games.table.deadlines import START_SECONDS
-from games.table.invites import reserved_refusal, seats_reserved
+from games.table.reservations import reserved_refusal, seats_reserved
 from games.table.results import results_write
 from games.table.seeds import hand_seed
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.models import Game, Hand, Move, Seat, Table
-from games.table.invites import invites_panel, seats_reserved
+from games.table.reservations import invites_panel, seats_reserved
 from games.variants import family_named, variant_for
 
 # Where each seat sits on the viewer's screen, counting from the viewer (offset 0) in turn

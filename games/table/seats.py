@@ -11,8 +11,8 @@ from games.table.changes import table_bump, table_lock, version_check
 from games.table.create import game_running_check
 from games.table.deadlines import deadline_arm
 from games.table.guests import guest_refuse
-from games.table.invites import seat_refusal
 from games.table.lifecycle import game_stop
+from games.table.reservations import seat_refusal
 
 
 def _signed_in(user) -> bool:

@@ -345,15 +345,15 @@ def test_a_table_that_starts_meanwhile_is_left_as_a_game_under_way(
     """The seats are read, then the table starts before its leave: the seat is given up as at
     a game under way (a bot plays it), and the deletion goes through."""
     table = table_full(users[:4])
-    from games import players
+    from games import personal_data
 
-    leave = players.seat_leave
+    leave = personal_data.seat_leave
 
     def leave_after_the_start(*, table_id, user):
         game_started(Table.objects.get(pk=table_id))
         return leave(table_id=table_id, user=user)
 
-    monkeypatch.setattr(players, "seat_leave", leave_after_the_start)
+    monkeypatch.setattr(personal_data, "seat_leave", leave_after_the_start)
     action = account_delete(users[1])
     assert action.details["tables_left"] == [{"table": table.pk, "seat": 2, "taken_over_by": "bot"}]
     seat = Seat.objects.get(table=table, index=1)
