@@ -42,6 +42,25 @@ def test_profile_page_shows_the_standings(player_client, player):
     assert "Profili düzenle" in html
 
 
+def test_profile_page_shows_the_okey_and_the_101_ratings(client, player):
+    """Issue 44: each rating with its own points, games and wins, on the player's own profile
+    and on the page others see."""
+    Profile.objects.filter(user=player).update(
+        rating_points=42, games_played=7, wins=3, rating101_points=-15, games101_played=4, wins101=1
+    )
+    client.force_login(player)
+    for url in ("/en/profile/", f"/en/profile/{player.pk}/"):
+        html = client.get(url).content.decode()
+        okey, one = (
+            re.search(rf'data-rating="{name}">(.*?)</section>', html, re.S).group(1)
+            for name in ("okey", "101")
+        )
+        assert "Okey rating" in okey and re.findall(r"<dd>([^<]+)</dd>", okey) == ["42", "7", "3"]
+        assert "101 rating" in one and re.findall(r"<dd>([^<]+)</dd>", one) == ["−15", "4", "1"]
+    html = client.get("/profile/").content.decode()
+    assert "Okey puanı" in html and "101 puanı" in html
+
+
 def test_public_profile_hides_the_email_and_edit_link(client, player):
     html = client.get(f"/profile/{player.pk}/").content.decode()
     assert "zeynep" in html
