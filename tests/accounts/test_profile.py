@@ -129,8 +129,11 @@ def test_switcher_for_anonymous_visitors_only_sets_the_cookie(client):
 
 def test_admin_lists_profiles(admin_client, admin_user, player):
     TOTP.activate(admin_user, generate_totp_secret())  # the admin asks staff for a second factor
-    assert admin_client.get("/admin/accounts/profile/").status_code == 200
-    assert admin_client.get(f"/admin/auth/user/{player.pk}/change/").status_code == 200
+    Profile.objects.filter(user=player).update(rating101_points=-17, games101_played=3)
+    html = admin_client.get("/admin/accounts/profile/").content.decode()
+    assert "101 puanı" in html and ">-17<" in html  # both ratings, as staff see them
+    page = admin_client.get(f"/admin/auth/user/{player.pk}/change/").content.decode()
+    assert 'name="profile-0-rating101_points"' in page and 'name="profile-0-rating_points"' in page
     response = admin_client.post(
         "/admin/auth/user/add/",
         {"username": "newbie", "password1": "x-Okey-2026-long", "password2": "x-Okey-2026-long",
