@@ -5,6 +5,10 @@ from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from .models import Profile
+from .ratings import RATINGS
+
+# each rating's points, games and wins (accounts.ratings): Okey's, then 101's
+RATING_FIELDS = [f for r in RATINGS.values() for f in (r.points, r.games, r.wins)]
 
 User = get_user_model()
 # The admin has no log-in of its own: its page sends to the site's, which has the failed log-in
@@ -20,12 +24,12 @@ admin.site.index_title = _("Site administration")
 class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False
-    fields = ["display_name", "language", "rating_points", "games_played", "wins"]
+    fields = ["display_name", "language", *RATING_FIELDS]
 
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "user", "language", "rating_points", "games_played", "wins"]
+    list_display = ["display_name", "user", "language", *RATING_FIELDS]
     list_filter = ["language"]
     search_fields = ["display_name", "user__email", "user__username"]
     ordering = ["-rating_points"]

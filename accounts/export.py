@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.personal_data import player_games_export
 
 from .allowances import allowance_spend
+from .ratings import profile_standings
 
 FORMAT = "okey-export/1"
 # Exports one account may download per EXPORT_WINDOW seconds: each reads every hand they
@@ -40,9 +41,15 @@ def account_export(user) -> dict:
         "profile": {
             "display_name": profile.display_name,
             "language": profile.language,
+            # the Okey rating (Düz and Eşli Okey), as the export always gave it, then each
+            # rating by name, the Okey one again among them
             "rating_points": profile.rating_points,
             "games_played": profile.games_played,
             "wins": profile.wins,
+            "ratings": {
+                s.rating.name: {"rating_points": s.points, "games_played": s.games, "wins": s.wins}
+                for s in profile_standings(profile)
+            },
             "created": _when(profile.created),
         },
         **player_games_export(user),

@@ -45,9 +45,15 @@ class Profile(models.Model):
     # names that differ only in case, width or other compatibility forms
     name_key = models.CharField(max_length=4 * DISPLAY_NAME_MAX, unique=True, editable=False)
     language = models.CharField(_("language"), max_length=5, choices=LANGUAGE_CHOICES, default="tr")
+    # The Okey rating (Düz and Eşli Okey): its points, the games that moved them, the wins.
     rating_points = models.IntegerField(_("rating points"), default=0)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
+    # The 101 rating (101 and Eşli 101), kept apart from the Okey rating above (Düz and Eşli
+    # Okey): accounts.ratings names each rating's columns.
+    rating101_points = models.IntegerField(_("101 rating points"), default=0)
+    games101_played = models.PositiveIntegerField(_("101 games played"), default=0)
+    wins101 = models.PositiveIntegerField(_("101 wins"), default=0)
     created = models.DateTimeField(_("joined"), auto_now_add=True)
     # When the player deleted their account (accounts.deletion): the profile and its user stay as
     # an anonymous stand-in for the results other players' games still show, named "Deleted

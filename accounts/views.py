@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -17,12 +18,14 @@ from games.profiles import player_relation, recent_games, recent_hands, sanction
 from .forms import ProfileForm
 from .languages import url_in_language
 from .models import LANGUAGE_CHOICES, Profile, guest_is
+from .ratings import RATING_DEFAULT, RATINGS, Rating, profile_standing, profile_standings
 
 
 @login_required
 def profile(request):
     user = request.user
     ctx = {"profile": user.profile, "own": True, "recent_games": recent_games(user)}
+    ctx["standings"] = profile_standings(user.profile)
     ctx["recent_hands"] = recent_hands(user, viewer=user)
     ctx["sanctions"] = sanctions_in_force(user)
     ctx["guest"] = guest_is(user)
@@ -33,6 +36,7 @@ def profile_detail(request, user_id):
     user = get_object_or_404(get_user_model(), pk=user_id, is_active=True)
     own = request.user.is_authenticated and request.user.pk == user.pk
     ctx = {"profile": user.profile, "own": own, "recent_games": recent_games(user)}
+    ctx["standings"] = profile_standings(user.profile)
     ctx["recent_hands"] = recent_hands(user, viewer=request.user)
     ctx["relation"] = player_relation(request.user, user)
     # from a seat at a table: a report made here names that table (the report's page checks it)
@@ -102,11 +106,18 @@ LEADERBOARD_PAGE = 50
 
 
 def leaderboard(request):
-    """Players who have finished a game, by rating points (then wins, then fewer games)."""
+    """Players who have finished a game of the chosen rating (``?rating=``: Okey, the default,
+    or 101), by its points (then its wins, then fewer of its games)."""
+    name = request.GET.get("rating") or RATING_DEFAULT
+    if name not in RATINGS:
+        raise Http404(_("The site keeps no such rating."))
+    rating = RATINGS[name]
     players = (
-        Profile.objects.filter(games_played__gt=0, user__is_active=True, user__guest__isnull=True)
+        Profile.objects.filter(
+            **{f"{rating.games}__gt": 0}, user__is_active=True, user__guest__isnull=True
+        )
         .select_related("user")
-        .order_by("-rating_points", "-wins", "games_played", "display_name")
+        .order_by(f"-{rating.points}", f"-{rating.wins}", rating.games, "display_name")
     )
     page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     first = page.start_index()
@@ -116,17 +127,33 @@ def leaderboard(request):
     ]
     mine = None
     if request.user.is_authenticated and not any(r["is_you"] for r in rows):
-        me = Profile.objects.filter(user=request.user, games_played__gt=0).first()
+        me = Profile.objects.filter(user=request.user, **{f"{rating.games}__gt": 0}).first()
         if me is not None:
-            mine = {"rank": _rank_of(me), "profile": me, "is_you": True}
-    return render(request, "accounts/leaderboard.html", {"rows": rows, "page": page, "mine": mine})
+            mine = {"rank": _rank_of(me, rating), "profile": me, "is_you": True}
+    for r in rows + ([mine] if mine else []):
+        r["standing"] = profile_standing(r["profile"], rating)
+    ctx = {"rows": rows, "page": page, "mine": mine, "rating": rating}
+    # the switch: a link to each rating's board, the chosen one marked as the current page
+    ctx["ratings"] = [
+        {"rating": r, "url": _leaderboard_url(r), "current": r is rating} for r in RATINGS.values()
+    ]
+    ctx["page_query"] = "" if rating.name == RATING_DEFAULT else f"rating={rating.name}&"
+    return render(request, "accounts/leaderboard.html", ctx)
 
 
-def _rank_of(me: Profile) -> int:
-    """1 + the players ahead of ``me`` in the leaderboard's order."""
-    ahead = Profile.objects.filter(games_played__gt=0, user__is_active=True).filter(
-        Q(rating_points__gt=me.rating_points)
-        | Q(rating_points=me.rating_points, wins__gt=me.wins)
-        | Q(rating_points=me.rating_points, wins=me.wins, games_played__lt=me.games_played)
+def _leaderboard_url(rating: Rating) -> str:
+    url = reverse("leaderboard")
+    return url if rating.name == RATING_DEFAULT else f"{url}?rating={rating.name}"
+
+
+def _rank_of(me: Profile, rating: Rating) -> int:
+    """1 + the players ahead of ``me`` in the leaderboard's order of ``rating``."""
+    points, wins, games = (getattr(me, f) for f in (rating.points, rating.wins, rating.games))
+    ahead = Profile.objects.filter(
+        **{f"{rating.games}__gt": 0}, user__is_active=True, user__guest__isnull=True
+    ).filter(
+        Q(**{f"{rating.points}__gt": points})
+        | Q(**{rating.points: points, f"{rating.wins}__gt": wins})
+        | Q(**{rating.points: points, rating.wins: wins, f"{rating.games}__lt": games})
     )
     return ahead.count() + 1

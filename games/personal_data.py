@@ -134,6 +134,7 @@ def _games(user) -> list[dict]:
             "seat": r.seat + 1,
             "place": r.place,
             "count": r.count,
+            "rating": variant_for(r.game.table).rating,  # accounts.ratings: which it moved
             "rating_points": r.points,
             "ended": _when(r.ended),
         }

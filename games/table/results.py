@@ -14,10 +14,12 @@ from django.db.models import F
 from django.dispatch import Signal
 
 from accounts.models import Profile
+from accounts.ratings import Rating, rating_named
 from games import engine
 from games.models import Game, PlayerResult
 from games.names import player_name
 from games.table.changes import table_bump, table_lock
+from games.variants import variant_for
 
 # Sent once per game, in the transaction that wrote its results, under the table's lock, with
 # ``game`` and ``table``: the rooms built on the table (an arena's standings) count the game
@@ -120,13 +122,15 @@ def results_write(game: Game, table) -> None:
     game.results = game_results(rules, state, seats, rated=rated)
     if rated:
         r = game.results
-        profiles_update(game, seats, r["places"], r["points"], r["counts"])
+        rating = rating_named(variant_for(table).rating)
+        profiles_update(game, seats, rating, r["places"], r["points"], r["counts"])
     game_results_written.send(sender=Game, game=game, table=table)
 
 
-def profiles_update(game, seats, places, points, counts) -> None:
+def profiles_update(game, seats, rating: Rating, places, points, counts) -> None:
     """Caller holds the table's lock; the profile of each person seated at the end, or who left
-    a seat while the game ran, changes once per game.
+    a seat while the game ran, changes once per game: the points, games and wins of the one
+    ``rating`` the game's variant rates into, the others' left as they were.
 
     ``points`` are whole and sum to zero (``engine.game_rating_whole``: a shared place worth a
     fraction is rounded by largest remainder). A win is a first place that someone else did not
@@ -140,9 +144,11 @@ def profiles_update(game, seats, places, points, counts) -> None:
         i = seat.index
         won = places[i] == 1 and not everyone_first
         Profile.objects.filter(user_id=user_id).update(
-            rating_points=F("rating_points") + points[i],
-            games_played=F("games_played") + 1,
-            wins=F("wins") + (1 if won else 0),
+            **{
+                rating.points: F(rating.points) + points[i],
+                rating.games: F(rating.games) + 1,
+                rating.wins: F(rating.wins) + (1 if won else 0),
+            }
         )
         PlayerResult.objects.create(
             game=game,

@@ -19,8 +19,8 @@ VARIANTS = {
         SiteVariant("duz", engine.variant("duz"), OKEY, hints=True, review=True),
         SiteVariant("esli", engine.variant("esli"), OKEY, hints=True, review=True),
         # no hints or review for 101 yet: the engine's judge plays Düz Okey only
-        SiteVariant("101", engine.variant("101"), OKEY101),
-        SiteVariant("esli101", engine.variant("esli101"), OKEY101),
+        SiteVariant("101", engine.variant("101"), OKEY101, rating="101"),
+        SiteVariant("esli101", engine.variant("esli101"), OKEY101, rating="101"),
     )
 }  # fmt: skip
 

@@ -58,6 +58,9 @@ class SiteVariant:
     family: Family
     hints: bool = False  # a player alone with bots at a practice table may ask for hints
     review: bool = False  # a finished hand has a review page (games.review)
+    # the rating its games move (accounts.ratings.RATINGS): Düz and Eşli Okey share the Okey
+    # rating, 101 and Eşli 101 the 101 rating
+    rating: str = "okey"
 
     @property
     def teams(self) -> bool:

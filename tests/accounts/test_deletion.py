@@ -381,3 +381,16 @@ def test_the_leaderboard_does_not_say_nobody_finished_a_game_once_its_player_is_
     html = client.get("/en/leaderboard/").content.decode()
     assert "Nobody has finished a game yet" not in html
     assert "Nobody is on the leaderboard yet" in html
+
+
+def test_a_deleted_player_leaves_the_101_board_too(users, client):
+    """Issue 44: the 101 rating's board lists only living accounts, as the Okey one does; the
+    other players' places close up."""
+    Profile.objects.filter(user=users[0]).update(games101_played=1, rating101_points=9)
+    Profile.objects.filter(user=users[1]).update(games101_played=1, rating101_points=-9)
+    name = users[0].profile.display_name
+    account_delete(users[0])
+    html = client.get("/en/leaderboard/?rating=101").content.decode()
+    assert f">{name}<" not in html and "Deleted player" not in html
+    second = re.escape(users[1].profile.display_name)
+    assert re.search(rf"<td>1</td>\s*<td><a [^>]*>{second}</a>", html)

@@ -9,6 +9,7 @@ from allauth.account.models import EmailAddress
 from django.urls import reverse
 
 from accounts.export import account_export
+from accounts.models import Profile
 from games import engine
 from games.models import Game, Hand, Move
 from games.staff.services import game_end
@@ -109,6 +110,23 @@ def test_the_export_holds_the_players_games_and_only_their_own_tiles(played, use
     assert others and not any(f'"{t}"' in text for t in others)
     assert "racks" not in text and "stock" not in text and "seed" not in text
     assert [c["text"] for c in data["chat"]] == ["merhaba 2"]
+
+
+def test_the_export_holds_both_ratings(played, users):
+    """Issue 44: the Okey rating (which the Düz game played here moved) and the 101 rating, each
+    with its games and wins; each game says which rating it moved."""
+    Profile.objects.filter(user=users[1]).update(rating101_points=-6, games101_played=2, wins101=1)
+    me = type(users[1]).objects.get(pk=users[1].pk)  # the finisher, their profile read anew
+    data = account_export(me)
+    okey = data["profile"]["ratings"]["okey"]
+    assert okey == {"rating_points": 2, "games_played": 1, "wins": 1}  # 1 hand: +2H
+    assert (data["profile"]["rating_points"], data["profile"]["games_played"]) == (2, 1)
+    assert data["profile"]["ratings"]["101"] == {
+        "rating_points": -6,
+        "games_played": 2,
+        "wins": 1,
+    }
+    assert [(g["rating"], g["rating_points"]) for g in data["games"]] == [("okey", 2)]
 
 
 def test_the_profile_downloads_the_export(played, users, client):

@@ -42,6 +42,25 @@ def test_profile_page_shows_the_standings(player_client, player):
     assert "Profili düzenle" in html
 
 
+def test_profile_page_shows_the_okey_and_the_101_ratings(client, player):
+    """Issue 44: each rating with its own points, games and wins, on the player's own profile
+    and on the page others see."""
+    Profile.objects.filter(user=player).update(
+        rating_points=42, games_played=7, wins=3, rating101_points=-15, games101_played=4, wins101=1
+    )
+    client.force_login(player)
+    for url in ("/en/profile/", f"/en/profile/{player.pk}/"):
+        html = client.get(url).content.decode()
+        okey, one = (
+            re.search(rf'data-rating="{name}">(.*?)</section>', html, re.S).group(1)
+            for name in ("okey", "101")
+        )
+        assert "Okey rating" in okey and re.findall(r"<dd>([^<]+)</dd>", okey) == ["42", "7", "3"]
+        assert "101 rating" in one and re.findall(r"<dd>([^<]+)</dd>", one) == ["−15", "4", "1"]
+    html = client.get("/profile/").content.decode()
+    assert "Okey puanı" in html and "101 puanı" in html
+
+
 def test_public_profile_hides_the_email_and_edit_link(client, player):
     html = client.get(f"/profile/{player.pk}/").content.decode()
     assert "zeynep" in html
@@ -110,8 +129,11 @@ def test_switcher_for_anonymous_visitors_only_sets_the_cookie(client):
 
 def test_admin_lists_profiles(admin_client, admin_user, player):
     TOTP.activate(admin_user, generate_totp_secret())  # the admin asks staff for a second factor
-    assert admin_client.get("/admin/accounts/profile/").status_code == 200
-    assert admin_client.get(f"/admin/auth/user/{player.pk}/change/").status_code == 200
+    Profile.objects.filter(user=player).update(rating101_points=-17, games101_played=3)
+    html = admin_client.get("/admin/accounts/profile/").content.decode()
+    assert "101 puanı" in html and ">-17<" in html  # both ratings, as staff see them
+    page = admin_client.get(f"/admin/auth/user/{player.pk}/change/").content.decode()
+    assert 'name="profile-0-rating101_points"' in page and 'name="profile-0-rating_points"' in page
     response = admin_client.post(
         "/admin/auth/user/add/",
         {"username": "newbie", "password1": "x-Okey-2026-long", "password2": "x-Okey-2026-long",

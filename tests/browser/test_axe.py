@@ -1,6 +1,6 @@
 """axe-core (tests/vendor/, from npm) on the pages people use: no serious or critical
 accessibility violation on the home page, sign-up, the lobby, a table mid-hand, a hand's result,
-the profile and the leaderboard, and the pages issue 42 changed."""
+the profile and the leaderboard (its Okey and 101 boards), and the pages issue 42 changed."""
 
 from pathlib import Path
 
@@ -38,7 +38,7 @@ def test_public_pages_have_no_serious_violation(asgi_live_server, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 800}, **NO_CSP)
     try:
         page = context.new_page()
-        for path in ("/", "/accounts/signup/", "/leaderboard/"):
+        for path in ("/", "/accounts/signup/", "/leaderboard/", "/leaderboard/?rating=101"):
             page.goto(asgi_live_server.url + path)
             assert violations(page) == [], path
     finally:
@@ -52,7 +52,7 @@ def test_a_players_pages_have_no_serious_violation(asgi_live_server, browser, fo
         page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
         table_ready(page, 15)
         assert violations(page) == [], "a table mid-hand"
-        for path in ("/", "/profile/", "/leaderboard/"):
+        for path in ("/", "/profile/", "/leaderboard/", "/leaderboard/?rating=101"):
             page.goto(asgi_live_server.url + path)
             assert violations(page) == [], path
     finally:
