@@ -10,7 +10,8 @@ Three tables, each over the same seeded hands of four (the first seat turns with
   seat's mean hand score (lower is better) and share of hands finished, and per hand the new
   seat's score minus the baselines' mean, and its finish (0/1) minus the baselines' mean, each
   with a 95 % interval (the new bot is better when the first lies below 0 and the second above).
-- "four new": four new normal bots: the share of hands that end with a finish (95 % Wilson).
+- "four new": four new normal bots: the share of hands that end with a finish (95 % Wilson);
+  "four baseline" (last): the same for four of today's normal bots.
 - "normal vs easy": two new normal and two new easy bots opposite each other: the share of
   finished hands a normal bot finished (95 % Wilson; normal beats easy above 0.5) and the mean
   per-hand score difference.
@@ -120,16 +121,24 @@ def against_baseline(b: Bench, hands: int) -> None:
     )
 
 
-def four_new(b: Bench, hands: int) -> None:
+def four_of(b: Bench, hands: int, policy, name: str) -> None:
     ends: Counter = Counter()
     for h in range(hands):
-        r = b.play(seed_of(h), h % 4, [(bot101_moves, "normal")] * 4).result
+        r = b.play(seed_of(h), h % 4, [(policy, "normal")] * 4).result
         ends[ending(r)] += 1
     low, high = wilson(ends["finish"], hands)
     print(
-        f"four new: {hands} hands {dict(ends)}; finished {ends['finish'] / hands:.3f} "
+        f"four {name}: {hands} hands {dict(ends)}; finished {ends['finish'] / hands:.3f} "
         f"(95 % {low:.3f}-{high:.3f})"
     )
+
+
+def four_new(b: Bench, hands: int) -> None:
+    four_of(b, hands, bot101_moves, "new")
+
+
+def four_baseline(b: Bench, hands: int) -> None:
+    four_of(b, hands, baseline101_moves, "baseline")
 
 
 def normal_vs_easy(b: Bench, hands: int) -> None:
@@ -157,7 +166,12 @@ def normal_vs_easy(b: Bench, hands: int) -> None:
     )
 
 
-TABLES = {"baseline": against_baseline, "four": four_new, "easy": normal_vs_easy}
+TABLES = {
+    "baseline": against_baseline,
+    "four": four_new,
+    "easy": normal_vs_easy,
+    "four-baseline": four_baseline,
+}
 
 
 def main() -> int:
