@@ -1,107 +1,121 @@
 """101 bots (docs/rules-101.md): a whole turn of moves for the "easy" or "normal" strength.
 
-Both open when they can (melds of 101 or more, or finishing in one go), lay what more they can,
-add to any meld on the table and take okeys off it, and discard neither an okey nor an işlek
-tile while they have another. The normal bot also takes from the left when the tile goes to
-the table at once, opens with pairs when melds fall short, and keeps the tiles that work
-together; the easy bot draws from the stock and throws its highest safe tile.
+Both open as soon as their best opening reaches what the table needs (melds of 101 or more, or
+finishing in one go), lay every meld they can, add to any meld on the table and take okeys off
+it, and discard neither an okey nor an işlek tile while they have another. When every tile
+could go down they keep one to finish with, an okey if they can (the ×2 of okey atmak).
+
+The normal bot also takes the left tile whenever it would put it on the table this turn (the
+turn is tried both ways: a take costs no stock tile, so the hand lasts longer for everyone),
+opens with pairs when melds fall short, and keeps the tiles the best opening uses and those
+with the most live tiles to complete them (keeping.py). The easy bot draws from the stock and
+throws its highest safe tile.
+
+A bot may be handed a turn part-way (a player who took from the left and then left, or whose
+seat a bot took over): it plays on from the state it is given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..tiles import FAKE, colour_of, number_of
 from .autoplay import Turn, highest, safe_tiles
+from .keeping import loosest
 from .laying import PAIRS_ADDS, threshold
 from .moves import Add, Discard, Draw, GiveBack, Lay, Move101, TakeDiscard, TakeOkey
-from .opening import Meld, best_melds, best_pairs, open_value, pair_count
+from .opening import best_groups, best_pairs
 from .state import Hand101
 from .table import add_tile, read_meld, take_okey
-from .values import plain
 
 BOT101_STRENGTHS = ("normal", "easy")
+Group = tuple[int, ...]
 
 
-def _tiles_of(meld: Meld, rack: list[int], okey: int) -> tuple[int, ...]:
-    """The rack's tiles for a meld found on plain faces (a fake joker is the okey's face)."""
-    faces, jokers = meld
-    out = [FAKE if f == okey else f for f in faces] + [okey] * jokers
-    for t in out:
-        rack.remove(t)
-    return tuple(out)
-
-
-def _groups(rack: Sequence[int], melds: list[Meld], okey: int) -> list[tuple[int, ...]]:
-    left = list(rack)
-    return [_tiles_of(m, left, okey) for m in melds]
-
-
-def _keep_one(groups: list[tuple[int, ...]], rack_size: int) -> list[tuple[int, ...]]:
-    """Drop the smallest group while the groups would leave no tile to discard."""
-    groups = sorted(groups, key=len, reverse=True)
-    while groups and sum(map(len, groups)) >= rack_size:
-        groups.pop()
-    return groups
-
-
-def _value(groups, okey) -> int:
+def _value(groups: Sequence[Group], okey: int) -> int:
     """What the engine will count for these groups: each read on its own."""
     return sum(read_meld(g, okey, 0).value for g in groups)
 
 
-def _uses_taken(s: Hand101, groups) -> bool:
-    """An opening after taking from the left must lay that tile (docs/rules-101.md)."""
-    return s.taken is None or any(s.taken in g for g in groups)
+def _spare_one(groups: list[Group], okey: int) -> list[Group] | None:
+    """The groups with one tile taken out of a group that stays a meld, to finish with: a real
+    okey first, then the tile worth most. None when every group needs all its tiles."""
+    best = None
+    for i, g in enumerate(groups):
+        for j, t in enumerate(g):
+            rest = g[:j] + g[j + 1 :]
+            if read_meld(rest, okey, 0) is None:
+                continue
+            rank = (t == okey, read_meld(g, okey, 0).value - read_meld(rest, okey, 0).value)
+            if best is None or rank > best[0]:
+                best = (rank, [*groups[:i], rest, *groups[i + 1 :]])
+    return None if best is None else best[1]
 
 
-def _open_melds(turn: Turn) -> bool:
+def _keep_one(groups: list[Group], rack_size: int, okey: int, pairs: bool) -> list[list[Group]]:
+    """The ways to lay these groups and keep a tile to discard, best first: all of them when
+    something is left over; else one tile spared from a meld (to finish this turn), then
+    without one whole group (the least valuable first)."""
+    if sum(map(len, groups)) < rack_size:
+        return [groups]
+    ways = []
+    spared = None if pairs else _spare_one(groups, okey)
+    if spared is not None:
+        ways.append(spared)
+    worth = (lambda g: 0) if pairs else (lambda g: read_meld(g, okey, 0).value)
+    for g in sorted(groups, key=worth):
+        rest = list(groups)
+        rest.remove(g)
+        if rest:
+            ways.append(rest)
+    return ways
+
+
+def _lay(turn: Turn, groups: list[Group], pairs: bool, need: int | None) -> bool:
+    """Lay the groups, keeping a tile to discard; an opening (``need`` not None) must reach
+    ``need`` or lay all but one tile, and must hold the tile taken from the left."""
     s, rack = turn.state, turn.rack
-    value, melds = best_melds(rack, s.okey)
-    groups = _groups(rack, melds, s.okey)
-    used = sum(map(len, groups))
-    one_go = used == len(rack) - 1
-    groups = _keep_one(groups, len(rack))
-    if not _uses_taken(s, groups):
-        return False
-    if groups and (one_go or _value(groups, s.okey) >= threshold(s, False)):
-        turn.play(Lay(turn.seat, tuple(groups)))
-        return True
-    return False
-
-
-def _lay_pairs(turn: Turn, need: int) -> bool:
-    s, rack = turn.state, turn.rack
-    pairs = _keep_one(best_pairs(rack, s.okey), len(rack))
-    if s.opened[turn.seat] == "none" and not _uses_taken(s, pairs):
-        return False
-    if pairs and len(pairs) >= need:
-        turn.play(Lay(turn.seat, tuple(pairs), pairs=True))
+    for way in _keep_one(groups, len(rack), s.okey, pairs):
+        if need is not None:
+            if s.taken is not None and not any(s.taken in g for g in way):
+                continue
+            worth = len(way) if pairs else _value(way, s.okey)
+            all_but_one = not pairs and sum(map(len, way)) == len(rack) - 1
+            if worth < need and not all_but_one:
+                continue
+        turn.play(Lay(turn.seat, tuple(way), pairs=pairs))
         return True
     return False
 
 
 def _open(turn: Turn, strength: str) -> None:
+    s, seat = turn.state, turn.seat
+    if not s.declared[seat]:
+        groups = best_groups(turn.rack, s.okey)
+        if groups and _lay(turn, groups, False, threshold(s, False)):
+            return
+    if strength == "normal" or s.declared[seat]:
+        pairs = best_pairs(turn.rack, s.okey)
+        if pairs:
+            _lay(turn, pairs, True, threshold(s, True))
+
+
+def _lay_more(turn: Turn) -> bool:
     s = turn.state
-    if not s.declared[turn.seat] and _open_melds(turn):
-        return
-    if strength == "normal" or s.declared[turn.seat]:
-        _lay_pairs(turn, threshold(s, True))
+    mine = s.opened[turn.seat]
+    if mine == "melds":
+        groups = best_groups(turn.rack, s.okey)
+        if groups and _lay(turn, groups, False, None):
+            return True
+    if mine == "pairs" or (mine == "melds" and "pairs" in s.opened):
+        pairs = best_pairs(turn.rack, s.okey)
+        if pairs and _lay(turn, pairs, True, None):
+            return True
+    return False
 
 
-def _lay_more(turn: Turn) -> None:
-    s = turn.state
-    if s.opened[turn.seat] == "melds":
-        value, melds = best_melds(turn.rack, s.okey)
-        groups = _keep_one(_groups(turn.rack, melds, s.okey), len(turn.rack))
-        if groups:
-            turn.play(Lay(turn.seat, tuple(groups)))
-    elif s.opened[turn.seat] == "pairs":
-        _lay_pairs(turn, 1)
-
-
-def _one_addition(turn: Turn) -> bool:
-    """Add one tile to a meld on the table, or take an okey with one; False if none fits."""
+def add_one(turn: Turn) -> bool:
+    """Add one tile to a meld on the table, or take an okey with one; False if none fits. Real
+    tiles before an okey (the bench's baseline bot adds the same way)."""
     s = turn.state
     if s.opened[turn.seat] == "pairs" and s.adds_now >= PAIRS_ADDS:
         return False
@@ -118,71 +132,50 @@ def _one_addition(turn: Turn) -> bool:
 
 def _play(turn: Turn, strength: str) -> None:
     s = turn.state
-    if s.first_turn or s.over:
+    if s.first_turn or s.over or s.one_go:
         return
     if s.opened[turn.seat] == "none":
         _open(turn, strength)
-    if turn.state.opened[turn.seat] == "none" or turn.state.over or turn.state.one_go:
-        return
-    _lay_more(turn)
-    while _one_addition(turn):
-        _lay_more(turn)
-
-
-def _usefulness(tile: int, rack: Sequence[int], okey: int) -> int:
-    """How much a tile works with the others: neighbours in a run, partners in a set, a twin."""
-    f = plain(tile, okey)
-    others = list(rack)
-    others.remove(tile)  # the tile itself, once: its twin still counts
-    score = 0
-    for other in others:
-        if other == okey:
-            continue
-        g = plain(other, okey)
-        if colour_of(g) == colour_of(f):
-            gap = abs(number_of(g) - number_of(f))
-            score += {0: 1, 1: 3, 2: 1}.get(gap, 0)
-        elif number_of(g) == number_of(f):
-            score += 2
-    return score
+    while True:
+        s = turn.state
+        if s.opened[turn.seat] == "none" or s.over or s.one_go:
+            return
+        if not (_lay_more(turn) or add_one(turn)):
+            return
 
 
 def _discard(s: Hand101, seat: int, strength: str) -> int:
     rack = s.racks[seat]
+    if len(rack) == 1:
+        return rack[0]  # the finish: no penalty, an okey doubles it
     candidates = safe_tiles(rack, s.table, s.okey)
     if strength == "easy":
         return highest(candidates, s.okey)
-    opened = s.opened[seat] != "none"
-    # unopened, high tiles make the 101; opened, every tile kept counts against
-    return min(
-        candidates,
-        key=lambda t: (
-            _usefulness(t, rack, s.okey),
-            -number_of(plain(t, s.okey)) * (1 if opened else -1),
-        ),
-    )
+    return loosest(s, seat, candidates)
 
 
-def _takes(s: Hand101, seat: int) -> bool:
-    """The normal bot takes the left tile when it can put it on the table this turn."""
-    left = s.discards[(seat - 1) % s.n]
-    if not left or not s.stock:
-        return False
-    tile, rack = left[-1], s.racks[seat]
-    with_it = (*rack, tile)
-    if s.opened[seat] == "none":
-        if s.declared[seat]:
-            return pair_count(with_it, s.okey) >= threshold(s, True) > pair_count(rack, s.okey)
-        before = open_value(rack, s.okey)
-        return (
-            open_value(with_it, s.okey) >= threshold(s, False)
-            and open_value(with_it, s.okey) > before
-        )
-    if s.opened[seat] == "pairs":
-        return False
-    if any(add_tile(m, tile, s.okey) or take_okey(m, tile, s.okey) for m in s.table):
-        return True
-    return open_value(with_it, s.okey) > open_value(rack, s.okey)
+def _play_turn(turn: Turn, strength: str) -> None:
+    """Play the rest of a turn whose draw is made, up to its discard."""
+    _play(turn, strength)
+    if turn.state.over:
+        return
+    if turn.state.taken is not None:
+        # the left tile found no place on the table: back, and a stock tile
+        turn.play(GiveBack(turn.seat))
+        _play(turn, strength)
+        if turn.state.over:
+            return
+    turn.play(Discard(turn.seat, _discard(turn.state, turn.seat, strength)))
+
+
+def _takes(s: Hand101, seat: int) -> Turn | None:
+    """The turn that takes the left tile and puts it on the table, if there is one."""
+    if not s.discards[(seat - 1) % s.n]:
+        return None
+    turn = Turn(s, seat)
+    turn.play(TakeDiscard(seat))
+    _play(turn, "normal")
+    return turn if turn.state.taken is None else None
 
 
 def bot101_moves(state: Hand101, seat: int, strength: str = "normal") -> list[Move101]:
@@ -191,18 +184,11 @@ def bot101_moves(state: Hand101, seat: int, strength: str = "normal") -> list[Mo
     if state.over or seat != state.turn:
         return []
     turn = Turn(state, seat)
-    if turn.state.phase == "draw":
-        take = strength == "normal" and _takes(turn.state, seat)
-        turn.play(TakeDiscard(seat) if take else Draw(seat))
-    _play(turn, strength)
-    if turn.state.over:
-        return turn.moves
-    if turn.state.taken is not None:
-        # the left tile found no place on the table (a take this bot may not have made: a
-        # player who took and then left, or whose seat it took over): back, and a stock tile
-        turn.play(GiveBack(seat))
-        _play(turn, strength)
-        if turn.state.over:
-            return turn.moves
-    turn.play(Discard(seat, _discard(turn.state, seat, strength)))
+    if state.phase == "draw":
+        taking = _takes(state, seat) if strength == "normal" else None
+        if taking is not None:
+            turn = taking
+        else:
+            turn.play(Draw(seat))
+    _play_turn(turn, strength)
     return turn.moves

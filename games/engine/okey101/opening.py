@@ -149,6 +149,18 @@ def best_melds(tiles: Sequence[int], okey: int) -> tuple[int, list[Meld]]:
     return total, melds
 
 
+def best_groups(tiles: Sequence[int], okey: int) -> list[tuple[int, ...]]:
+    """The melds of ``best_melds`` as the tiles to lay (a fake joker for the okey's face)."""
+    left = list(tiles)
+    groups = []
+    for faces, jokers in best_melds(tiles, okey)[1]:
+        group = tuple(FAKE if f == okey else f for f in faces) + (okey,) * jokers
+        for t in group:
+            left.remove(t)
+        groups.append(group)
+    return groups
+
+
 def best_pairs(tiles: Sequence[int], okey: int) -> list[tuple[int, int]]:
     """The most disjoint pairs, as tiles: identical tiles (the two fake jokers too) first, then
     each okey with the highest single left (it would cost the most kept), then the two okeys."""

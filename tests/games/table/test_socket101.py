@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 # A deal (first seat 0) whose hand, played by the normal bots at every seat, has a take from
 # the left, openings, additions, an okey taken back off a meld and a finish.
-SEED_HEX = "09" * 32
+SEED_HEX = "00" * 32
 # the other attributes a 101 frame names tiles in: the rack's drawn and taken tile, the işlek
 # tiles ("tile:meld" pairs), all of them the viewer's own part
 OWN_TILES = re.compile(r'data-(?:drawn|taken)="([A-Z0-9]+)"|data-islek="([^"]*)"')
