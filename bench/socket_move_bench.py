@@ -33,6 +33,7 @@ import statistics
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,12 +78,56 @@ def bytes_line(name, values):
     )
 
 
+@contextmanager
+def statements_count(on):
+    """[statements, round trips] that the block sends to the database (when ``on``): statements
+    as Django runs them, round trips as psycopg waits for answers (its BEGIN and COMMIT too)."""
+    counted = [0, 0]
+    if not on:
+        yield counted
+        return
+    from django.db import connection
+
+    def wrapper(execute, sql, params, many, context):
+        counted[0] += 1
+        return execute(sql, params, many, context)
+
+    _counting[:] = [counted]
+    with connection.execute_wrapper(wrapper):
+        yield counted
+    _counting.clear()
+
+
+_counting = []
+
+
+def round_trips_count():
+    """Count psycopg's waits for the server's answers into ``statements_count``'s block (a
+    bench's look inside psycopg: its generators, one call per round trip)."""
+    import psycopg._cursor_base
+    import psycopg.generators
+
+    def counting(execute):
+        def wrapped(pgconn, *args, **kwargs):
+            if _counting:
+                _counting[0][1] += 1
+            return execute(pgconn, *args, **kwargs)
+
+        return wrapped
+
+    psycopg.generators.execute = counting(psycopg.generators.execute)
+    psycopg._cursor_base.execute = counting(psycopg._cursor_base.execute)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=1500)
     parser.add_argument("--lang", default="en", help="the language whose bytes are counted")
     parser.add_argument("--dump", help="write every frame to this file")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--count", action="store_true", help="count move_submit's statements and round trips"
+    )
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats)")
     parser.add_argument("--top", type=int, default=45, help="the profile's lines")
     args = parser.parse_args()
@@ -105,6 +150,9 @@ def main():
     # layer to send to, and the move's own CPU is what the lock is held for.
     committed = []
     move_service.move_publish = committed.append
+    if args.count:
+        round_trips_count()
+    statements = []
 
     profiler = None
     if args.profile:
@@ -118,6 +166,7 @@ def main():
         for user in users:
             socket = TableConsumer()
             socket.table_id, socket.user, socket.lang = table.pk, user, args.lang
+            socket.chat_hidden = frozenset()  # as the socket starts: no one blocked
             sockets.append(socket)
         for socket in sockets:  # as each socket does when it connects
             socket.frame_render(chat=True)
@@ -149,10 +198,11 @@ def main():
                 profiler.enable()
             t0 = time.thread_time()
             close_old_connections()  # before and after, as channels' DatabaseSyncToAsync does
-            outcome = move_submit(
-                table_id=table.pk, user=users[seat], move=move, expected_version=game.version,
-                idempotency_key=uuid.uuid4().hex,
-            )  # fmt: skip
+            with statements_count(args.count) as counted:
+                outcome = move_submit(
+                    table_id=table.pk, user=users[seat], move=move, expected_version=game.version,
+                    idempotency_key=uuid.uuid4().hex,
+                )  # fmt: skip
             close_old_connections()
             t1 = time.thread_time()
             if not outcome.hand_over:
@@ -164,6 +214,8 @@ def main():
             t2 = time.thread_time()
             if profiler:
                 profiler.disable()
+            if args.count and not outcome.hand_over:
+                statements.append((counted[0], counted[1]))
             applied.append(t1 - t0)
             whole.append(t2 - t0)
             (ended if outcome.hand_over else rendered).append(t2 - t1)
@@ -188,6 +240,13 @@ def main():
         print(f"moves that ended a hand (four full frames instead): {len(ended)} of {moves}")
         if ended:
             line("four full frames at a hand's end, CPU", ended)
+        if statements:
+            n = len(statements)
+            print(
+                f"move_submit (not a hand's end): {sum(s for s, _ in statements) / n:.2f} queries sent,"
+                f" {sum(t for _, t in statements) / n:.2f} round trips a move"
+                " (BEGIN and COMMIT included)"
+            )
         bytes_line(f"bytes a player receives a move ({args.lang})", viewer_bytes)
         bytes_line("bytes of a move, four players", move_bytes)
         if event_bytes:
