@@ -126,6 +126,9 @@ def main():
     parser.add_argument("--dump", help="write every frame to this file")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
+        "--game", choices=("duz", "101"), default="duz", help="101: its moves are the normal bot's"
+    )
+    parser.add_argument(
         "--count", action="store_true", help="count move_submit's statements and round trips"
     )
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats)")
@@ -137,9 +140,9 @@ def main():
     bench_django(OKEY_TEST_SEED_HEX=os.environ["OKEY_TEST_SEED_HEX"])
     from django.db import close_old_connections
 
-    from games import engine
     from games.models import Game, Hand
     from games.table import moves as move_service
+    from games.table.bots import bot_turn_moves
     from games.table.lifecycle import hand_next
     from games.table.moves import move_submit
     from games.table.publish import move_event, move_messages, table_changed_messages
@@ -161,7 +164,9 @@ def main():
         profiler = cProfile.Profile(time.thread_time)
     with bench_database(), open(args.dump or os.devnull, "w") as dump:
         out = dump if args.dump else None
-        users, table = table_of_four(lang=args.lang)
+        options = {"variant": "101", "hand_limit": 21} if args.game == "101" else None
+        users, table = table_of_four(options, lang=args.lang)
+        rules = table.engine_variant
         sockets = []
         for user in users:
             socket = TableConsumer()
@@ -186,14 +191,18 @@ def main():
         while moves < args.moves:
             game = Game.objects.get(table=table)
             hand = Hand.objects.filter(game=game).order_by("-number").first()
-            state = engine.hand_from_dict(hand.state)
+            state = rules.hand_from_dict(hand.state)
             if game.status != Game.Status.PLAYING:
                 break
             if state.phase == "over":
                 hand_next(table_id=table.pk, expected_version=game.version)
                 continue
             seat = state.turn
-            move = move_choose(state, seat)
+            if args.game == "101":  # the normal bot's turn, a move at a time
+                played = bot_turn_moves(table, state, seat, "normal")[0]
+                move = {k: v for k, v in rules.move_to_dict(played).items() if k != "seat"}
+            else:
+                move = move_choose(state, seat)
             if profiler:  # only what is timed
                 profiler.enable()
             t0 = time.thread_time()

@@ -5,7 +5,7 @@ meld on the table, or it is the okey). Only ever sent to that seat's player."""
 from dataclasses import dataclass
 
 from games.engine import format_tile, variant_of
-from games.engine.okey101.table import add_tile, take_okey
+from games.engine.okey101.table import islek_meld
 from games.models import Hand, Seat
 
 FAMILY = "okey101"
@@ -36,14 +36,9 @@ def islek_tiles(state, seat: int) -> tuple[tuple[str, int], ...]:
     """(tile, meld index) for each face of the seat's rack that is işlek now."""
     out = []
     for f in sorted(set(state.racks[seat])):
-        if f == state.okey:
-            out.append((format_tile(f), -1))
-            continue
-        for i, m in enumerate(state.table):
-            fits = any(add_tile(m, f, state.okey, high) for high in (True, False))
-            if fits or take_okey(m, f, state.okey) is not None:
-                out.append((format_tile(f), i))
-                break
+        i = islek_meld(f, state.table, state.okey)
+        if i is not None:
+            out.append((format_tile(f), i))
     return tuple(out)
 
 
