@@ -27,6 +27,7 @@ from games.engine.okey101.opening import best_melds, best_pairs
 from games.engine.okey101.options import Options101
 from games.engine.okey101.state import hand101_from_dict, hand101_to_dict
 from games.engine.okey101.table import add_tile, islek_meld, take_okey
+from games.engine.okey101.views import hand101_own_view, hand101_view
 from games.engine.tiles import FACES
 from games.engine.variants import variant
 from tests.engine.bot_hands import FULL, check_101_scores, check_101_views, placed_tiles
@@ -79,6 +80,13 @@ def check_islek(s) -> None:
         assert islek_meld(f, s.table, s.okey) == (-1 if f == s.okey else next(fits, None))
 
 
+def check_own_views(s) -> None:
+    """A seat's own view says what its whole view says of it."""
+    for seat in range(s.n):
+        whole, own = hand101_view(s, seat), hand101_own_view(s, seat)
+        assert own == {**{k: whole[k] for k in own}, "opened": whole["opened"][seat]}
+
+
 def _step(s, rnd):
     for move in _candidates(s, rnd):
         before = hand101_to_dict(s)
@@ -110,5 +118,6 @@ def test_random_101_play_keeps_every_invariant(seed, first, esli, katlamali, cho
         assert hand101_from_dict(hand101_to_dict(s)) == s
         check_101_views(v, s)
         check_islek(s)
+        check_own_views(s)
     check_101_scores(s)
     event(f"opened: {sorted(Counter(s.opened).items())}")
