@@ -33,6 +33,7 @@ import statistics
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,12 +78,59 @@ def bytes_line(name, values):
     )
 
 
+@contextmanager
+def statements_count(on):
+    """[statements, round trips] that the block sends to the database (when ``on``): statements
+    as Django runs them, round trips as psycopg waits for answers (its BEGIN and COMMIT too)."""
+    counted = [0, 0]
+    if not on:
+        yield counted
+        return
+    from django.db import connection
+
+    def wrapper(execute, sql, params, many, context):
+        counted[0] += 1
+        return execute(sql, params, many, context)
+
+    _counting[:] = [counted]
+    with connection.execute_wrapper(wrapper):
+        yield counted
+    _counting.clear()
+
+
+_counting = []
+
+
+def round_trips_count():
+    """Count psycopg's waits for the server's answers into ``statements_count``'s block (a
+    bench's look inside psycopg: its generators, one call per round trip)."""
+    import psycopg._cursor_base
+    import psycopg.generators
+
+    def counting(execute):
+        def wrapped(pgconn, *args, **kwargs):
+            if _counting:
+                _counting[0][1] += 1
+            return execute(pgconn, *args, **kwargs)
+
+        return wrapped
+
+    psycopg.generators.execute = counting(psycopg.generators.execute)
+    psycopg._cursor_base.execute = counting(psycopg._cursor_base.execute)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=1500)
     parser.add_argument("--lang", default="en", help="the language whose bytes are counted")
     parser.add_argument("--dump", help="write every frame to this file")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--game", choices=("duz", "101"), default="duz", help="101: its moves are the normal bot's"
+    )
+    parser.add_argument(
+        "--count", action="store_true", help="count move_submit's statements and round trips"
+    )
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats)")
     parser.add_argument("--top", type=int, default=45, help="the profile's lines")
     args = parser.parse_args()
@@ -92,9 +140,9 @@ def main():
     bench_django(OKEY_TEST_SEED_HEX=os.environ["OKEY_TEST_SEED_HEX"])
     from django.db import close_old_connections
 
-    from games import engine
     from games.models import Game, Hand
     from games.table import moves as move_service
+    from games.table.bots import bot_turn_moves
     from games.table.lifecycle import hand_next
     from games.table.moves import move_submit
     from games.table.publish import move_event, move_messages, table_changed_messages
@@ -105,6 +153,9 @@ def main():
     # layer to send to, and the move's own CPU is what the lock is held for.
     committed = []
     move_service.move_publish = committed.append
+    if args.count:
+        round_trips_count()
+    statements = []
 
     profiler = None
     if args.profile:
@@ -113,11 +164,14 @@ def main():
         profiler = cProfile.Profile(time.thread_time)
     with bench_database(), open(args.dump or os.devnull, "w") as dump:
         out = dump if args.dump else None
-        users, table = table_of_four(lang=args.lang)
+        options = {"variant": "101", "hand_limit": 21} if args.game == "101" else None
+        users, table = table_of_four(options, lang=args.lang)
+        rules = table.engine_variant
         sockets = []
         for user in users:
             socket = TableConsumer()
             socket.table_id, socket.user, socket.lang = table.pk, user, args.lang
+            socket.chat_hidden = frozenset()  # as the socket starts: no one blocked
             sockets.append(socket)
         for socket in sockets:  # as each socket does when it connects
             socket.frame_render(chat=True)
@@ -137,22 +191,27 @@ def main():
         while moves < args.moves:
             game = Game.objects.get(table=table)
             hand = Hand.objects.filter(game=game).order_by("-number").first()
-            state = engine.hand_from_dict(hand.state)
+            state = rules.hand_from_dict(hand.state)
             if game.status != Game.Status.PLAYING:
                 break
             if state.phase == "over":
                 hand_next(table_id=table.pk, expected_version=game.version)
                 continue
             seat = state.turn
-            move = move_choose(state, seat)
+            if args.game == "101":  # the normal bot's turn, a move at a time
+                played = bot_turn_moves(table, state, seat, "normal")[0]
+                move = {k: v for k, v in rules.move_to_dict(played).items() if k != "seat"}
+            else:
+                move = move_choose(state, seat)
             if profiler:  # only what is timed
                 profiler.enable()
             t0 = time.thread_time()
             close_old_connections()  # before and after, as channels' DatabaseSyncToAsync does
-            outcome = move_submit(
-                table_id=table.pk, user=users[seat], move=move, expected_version=game.version,
-                idempotency_key=uuid.uuid4().hex,
-            )  # fmt: skip
+            with statements_count(args.count) as counted:
+                outcome = move_submit(
+                    table_id=table.pk, user=users[seat], move=move, expected_version=game.version,
+                    idempotency_key=uuid.uuid4().hex,
+                )  # fmt: skip
             close_old_connections()
             t1 = time.thread_time()
             if not outcome.hand_over:
@@ -164,6 +223,8 @@ def main():
             t2 = time.thread_time()
             if profiler:
                 profiler.disable()
+            if args.count and not outcome.hand_over:
+                statements.append((counted[0], counted[1]))
             applied.append(t1 - t0)
             whole.append(t2 - t0)
             (ended if outcome.hand_over else rendered).append(t2 - t1)
@@ -188,6 +249,13 @@ def main():
         print(f"moves that ended a hand (four full frames instead): {len(ended)} of {moves}")
         if ended:
             line("four full frames at a hand's end, CPU", ended)
+        if statements:
+            n = len(statements)
+            print(
+                f"move_submit (not a hand's end): {sum(s for s, _ in statements) / n:.2f} queries sent,"
+                f" {sum(t for _, t in statements) / n:.2f} round trips a move"
+                " (BEGIN and COMMIT included)"
+            )
         bytes_line(f"bytes a player receives a move ({args.lang})", viewer_bytes)
         bytes_line("bytes of a move, four players", move_bytes)
         if event_bytes:

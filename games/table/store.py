@@ -11,9 +11,10 @@ implementations of the same operations, chosen by ``settings.OKEY_MOVE_STORE``:
   what the ORM costs a move, in the daphne process that every socket at the table shares; these
   statements are written once, at import, from the models' own fields, so a new field is read
   and written without a change here. Rows become model instances through ``Model.from_db`` and
-  the fields' own converters, as the ORM makes them. A move's reads are one statement and its
-  writes another (the updates as data-modifying WITH clauses of the insert): each trip to
-  PostgreSQL is one more wait in the thread that runs every socket's moves.
+  the fields' own converters, as the ORM makes them. A move's lock and reads go to PostgreSQL
+  together, in one round trip, and its writes in another (the updates as data-modifying WITH
+  clauses of the insert): each trip to PostgreSQL is one more wait in the thread that runs
+  every socket's moves. With BEGIN and COMMIT, a move is four round trips.
 
 Both are under test (tests/games/test_store.py); everything else in a move is the same code.
 """
@@ -170,12 +171,20 @@ _GAME_LOCK = (
 _HAND_SEATS = (
     f"SELECT {_HAND.columns}, {_SEAT.columns}, {_USER.columns}, {_PROFILE.columns} "
     f"FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT * FROM {_table(Hand)} h "
-    'WHERE h."game_id" = %s ORDER BY h."number" DESC LIMIT 1) h ON true '
+    f'WHERE h."game_id" = (SELECT "id" FROM {_table(Game)} WHERE "table_id" = %s) '
+    'ORDER BY h."number" DESC LIMIT 1) h ON true '
     f'LEFT JOIN {_table(Seat)} s ON s."table_id" = %s '
     f'LEFT JOIN {_table(User)} u ON u."id" = s."user_id" '
     f'LEFT JOIN {_table(Profile)} p ON p."user_id" = u."id" '
     'ORDER BY s."index"'
 )
+
+
+# The lock and the reads sent together, in one round trip: PostgreSQL runs the second statement
+# once the first holds the lock, with a snapshot of its own (READ COMMITTED takes one per
+# statement), so it sees what the lock's previous holder committed. Two statements in one
+# query: Django's cursor binds the parameters client-side (no ``server_side_binding``).
+_MOVE_ROWS = f"{_GAME_LOCK}; {_HAND_SEATS}"
 
 
 def _fields(model, names) -> list:
@@ -218,20 +227,24 @@ def _game_lock_sql(table_id: int) -> Game | None:
     with connection.cursor() as cursor:
         cursor.execute(_GAME_LOCK, [table_id])
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else _game_of(row)
+
+
+def _game_of(row) -> Game:
     game = _GAME.instance(row[: len(_GAME)])
     game.table = _TABLE.instance(row[len(_GAME) :])
     return game
 
 
 def _move_rows_sql(table_id: int) -> MoveRows | None:
-    game = _game_lock_sql(table_id)
-    if game is None:
-        return None
     with connection.cursor() as cursor:
-        cursor.execute(_HAND_SEATS, [game.pk, game.table_id])
+        cursor.execute(_MOVE_ROWS, [table_id, table_id, table_id])
+        locked = cursor.fetchone()
+        cursor.nextset()  # the reads' rows
         rows = cursor.fetchall()
+    if locked is None:
+        return None
+    game = _game_of(locked)
     hand_end = len(_HAND)
     seat_end = hand_end + len(_SEAT)
     user_end = seat_end + len(_USER)

@@ -1,6 +1,7 @@
 """101 hands of random play (Hypothesis picks the deal and every choice): after every move the
 106 tiles are all somewhere, none twice; the dict form round-trips; no view shows a seat a tile
-it may not know; a refused move leaves nothing changed; the end's scores follow the rules."""
+it may not know; a refused move leaves nothing changed; the end's scores follow the rules; a tile
+is işlek exactly when it could be added to a meld on the table or take an okey there."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ from games.engine.okey101.moves import (
 from games.engine.okey101.opening import best_melds, best_pairs
 from games.engine.okey101.options import Options101
 from games.engine.okey101.state import hand101_from_dict, hand101_to_dict
-from games.engine.okey101.table import add_tile, take_okey
+from games.engine.okey101.table import add_tile, islek_meld, take_okey
+from games.engine.okey101.views import hand101_own_view, hand101_view
+from games.engine.tiles import FACES
 from games.engine.variants import variant
 from tests.engine.bot_hands import FULL, check_101_scores, check_101_views, placed_tiles
 
@@ -64,6 +67,26 @@ def _candidates(s, rnd) -> list:
     return sorted(moves, key=lambda m: isinstance(m, Discard) and rnd.random() < 0.5)
 
 
+def check_islek(s) -> None:
+    """islek_meld names, for every face, the first meld it fits (-1: the okey), as trying
+    add_tile at both ends and take_okey on every meld finds it."""
+    for f in range(FACES):
+        fits = (
+            i
+            for i, m in enumerate(s.table)
+            if any(add_tile(m, f, s.okey, high) for high in (True, False))
+            or take_okey(m, f, s.okey) is not None
+        )
+        assert islek_meld(f, s.table, s.okey) == (-1 if f == s.okey else next(fits, None))
+
+
+def check_own_views(s) -> None:
+    """A seat's own view says what its whole view says of it."""
+    for seat in range(s.n):
+        whole, own = hand101_view(s, seat), hand101_own_view(s, seat)
+        assert own == {**{k: whole[k] for k in own}, "opened": whole["opened"][seat]}
+
+
 def _step(s, rnd):
     for move in _candidates(s, rnd):
         before = hand101_to_dict(s)
@@ -94,5 +117,7 @@ def test_random_101_play_keeps_every_invariant(seed, first, esli, katlamali, cho
         assert placed_tiles(s) == FULL
         assert hand101_from_dict(hand101_to_dict(s)) == s
         check_101_views(v, s)
+        check_islek(s)
+        check_own_views(s)
     check_101_scores(s)
     event(f"opened: {sorted(Counter(s.opened).items())}")

@@ -166,11 +166,34 @@ def _lacks(meld: TableMeld, f: int, okey: int) -> bool:
     return number_of(f) == number and colour_of(f) not in reals
 
 
+def _may_fit(meld: TableMeld, f: int) -> bool:
+    """Whether the face ``f`` could go on ``meld`` at all, added or in an okey's place: a run
+    takes only its colour, a set only its number, a pair only its own face (in an okey's
+    place). Asked before ``add_tile`` and ``take_okey``, which decide: a rack is checked against
+    every meld on the table at each view of a turn."""
+    stand = meld.stands[0]
+    if meld.kind == "run":
+        return colour_of(f) == colour_of(stand)
+    if meld.kind == "set":
+        return number_of(f) == number_of(stand)
+    return f in meld.stands
+
+
+def islek_meld(tile: int, table: Sequence[TableMeld], okey: int) -> int | None:
+    """Why ``tile`` is işlek: -1 for a real okey (always), else the index of the first meld on
+    the table it could be added to or take an okey from; None when it is not işlek."""
+    if tile == okey:
+        return -1
+    f = plain(tile, okey)
+    for i, m in enumerate(table):
+        if _may_fit(m, f) and (
+            add_tile(m, tile, okey) is not None or take_okey(m, tile, okey) is not None
+        ):
+            return i
+    return None
+
+
 def is_islek(tile: int, table: Sequence[TableMeld], okey: int) -> bool:
     """A real okey always; another tile when it could be added to a meld on the table or take
     an okey there."""
-    if tile == okey:
-        return True
-    return any(
-        add_tile(m, tile, okey) is not None or take_okey(m, tile, okey) is not None for m in table
-    )
+    return islek_meld(tile, table, okey) is not None

@@ -33,21 +33,47 @@ def _tiles(faces) -> list[str]:
     return [format_tile(f) for f in faces]
 
 
-def hand101_view(s: Hand101, viewer: int | None) -> dict[str, Any]:
+def _viewer_check(s: Hand101, viewer: int | None) -> None:
     if viewer is not None and (
         isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < s.n
     ):
         raise ValueError(f"there is no seat {viewer!r} at this table")
+
+
+def hand101_view(s: Hand101, viewer: int | None) -> dict[str, Any]:
+    _viewer_check(s, viewer)
+    return {**_public(s), **_own(s, viewer)}
+
+
+def hand101_own_view(s: Hand101, viewer: int) -> dict[str, Any]:
+    """What ``hand101_view(s, viewer)`` says of the viewer's own part (``rack``, ``drawn``,
+    ``taken``, ``can``), with the ``okey``, ``phase`` and ``thresholds`` beside it, and
+    ``opened``: the viewer's own. A seat's own part at the table is made of this, for each seat
+    at each move: the whole table's melds are not spelt out for it."""
+    _viewer_check(s, viewer)
+    return {
+        **_own(s, viewer),
+        "okey": format_tile(s.okey),
+        "phase": s.phase,
+        "opened": s.opened[viewer],
+        "thresholds": _thresholds(s),
+    }
+
+
+def _own(s: Hand101, viewer: int | None) -> dict[str, Any]:
     own_turn = viewer is not None and viewer == s.turn and not s.over
     kinds = legal_kinds101(s, viewer) if viewer is not None else set()
     return {
-        **_public(s),
         "viewer": viewer,
         "rack": None if viewer is None else _tiles(s.racks[viewer]),
         "drawn": format_tile(s.drawn) if own_turn and s.drawn is not None else None,
         "taken": format_tile(s.taken) if own_turn and s.taken is not None else None,
         "can": [k for k in _KIND_ORDER if k in kinds],
     }
+
+
+def _thresholds(s: Hand101) -> dict[str, int]:
+    return {"melds": threshold(s, False), "pairs": threshold(s, True)}
 
 
 def _public(s: Hand101) -> dict[str, Any]:
@@ -83,7 +109,7 @@ def _public(s: Hand101) -> dict[str, Any]:
         "openings": list(s.openings),
         "declared": list(s.declared),
         "penalties": list(s.penalties),
-        "thresholds": {"melds": threshold(s, False), "pairs": threshold(s, True)},
+        "thresholds": _thresholds(s),
         "result": None if s.result is None else result101_to_dict(s.result),
         "racks": [_tiles(r) for r in s.racks] if s.over else None,
     }

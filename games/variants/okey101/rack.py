@@ -4,8 +4,9 @@ meld on the table, or it is the okey). Only ever sent to that seat's player."""
 
 from dataclasses import dataclass
 
-from games.engine import format_tile, variant_of
-from games.engine.okey101.table import add_tile, take_okey
+from games.engine import format_tile
+from games.engine.okey101.table import islek_meld
+from games.engine.okey101.views import hand101_own_view
 from games.models import Hand, Seat
 
 FAMILY = "okey101"
@@ -36,20 +37,15 @@ def islek_tiles(state, seat: int) -> tuple[tuple[str, int], ...]:
     """(tile, meld index) for each face of the seat's rack that is işlek now."""
     out = []
     for f in sorted(set(state.racks[seat])):
-        if f == state.okey:
-            out.append((format_tile(f), -1))
-            continue
-        for i, m in enumerate(state.table):
-            fits = any(add_tile(m, f, state.okey, high) for high in (True, False))
-            if fits or take_okey(m, f, state.okey) is not None:
-                out.append((format_tile(f), i))
-                break
+        i = islek_meld(f, state.table, state.okey)
+        if i is not None:
+            out.append((format_tile(f), i))
     return tuple(out)
 
 
 def rack_view(table_id: int, version: int, seat: Seat, hand: Hand | None, state) -> RackView:
-    # the variant's own view for this seat: the only way its rack leaves the engine
-    view = variant_of(state).view(state, seat.index) if state is not None else None
+    # the engine's view of this seat's own part: the only way its rack leaves the engine
+    view = hand101_own_view(state, seat.index) if state is not None else None
     return RackView(
         table_id=table_id,
         version=version,
@@ -62,7 +58,7 @@ def rack_view(table_id: int, version: int, seat: Seat, hand: Hand | None, state)
         taken=view["taken"] if view else None,
         can=tuple(view["can"]) if view else (),
         away=seat.away,
-        opened=view["opened"][seat.index] if view else "none",
+        opened=view["opened"] if view else "none",
         thresholds=(view["thresholds"]["melds"], view["thresholds"]["pairs"]) if view else (101, 5),
         islek=islek_tiles(state, seat.index) if view and view["can"] else (),
     )
