@@ -118,6 +118,9 @@ def main():
         for user in users:
             socket = TableConsumer()
             socket.table_id, socket.user, socket.lang = table.pk, user, args.lang
+            socket.chat_hidden = (
+                frozenset()
+            )  # as table_open leaves it for a viewer who blocked no one
             sockets.append(socket)
         for socket in sockets:  # as each socket does when it connects
             socket.frame_render(chat=True)
