@@ -24,6 +24,8 @@ the versions (a gap in them makes it ask for the whole table).
 
 import asyncio
 import logging
+import threading
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -203,10 +205,33 @@ def lobby_publish() -> None:
 # --- the channel layer -----------------------------------------------------------------------
 
 
+# The messages held back in this thread (messages_held), or None: send them as they come.
+_held = threading.local()
+
+
+@contextmanager
+def messages_held():
+    """Keep what this thread publishes in a list, unsent, for the caller to send itself: a
+    socket's move runs in a database thread, and sending from there cost two more trips
+    between the thread and the socket's event loop (there and back, the thread waiting), where
+    the socket sends the list from its loop once the thread is done (games.table.socket)."""
+    outer = getattr(_held, "messages", None)
+    _held.messages = held = []
+    try:
+        yield held
+    finally:
+        _held.messages = outer
+
+
 def messages_send(messages: list[tuple[str, dict]]) -> None:
     """Send from sync code (a service's commit, in a socket's or a request's database thread,
-    or a worker), in one trip to the event loop however many groups there are."""
+    or a worker), in one trip to the event loop however many groups there are; within
+    ``messages_held``, keep them for its caller to send."""
     if not messages:
+        return
+    held = getattr(_held, "messages", None)
+    if held is not None:
+        held.extend(messages)
         return
     try:
         async_to_sync(messages_asend)(messages)
