@@ -24,6 +24,8 @@ the versions (a gap in them makes it ask for the whole table).
 
 import asyncio
 import logging
+import threading
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -83,14 +85,19 @@ def move_publish(outcome: MoveOutcome) -> None:
 
 
 def move_event(outcome: MoveOutcome) -> MoveEvent:
-    """What a move within a hand changed: the public board and the players' own views before
-    and after it, from the rows the move read and wrote (no query)."""
+    """What a move within a hand changed: the public board before and after it, the parts of
+    the page that differ, and the own views of the players whose part the move may have changed
+    (the family says whose: the mover's, the next player's), from the rows the move read and
+    wrote (no query)."""
     o = outcome
     family = variant_for(o.table).family
     # a move within a hand leaves the game's state as it was
     gstate = o.table.engine_variant.game_from_dict(o.game.state)
     move = o.move
     board = family.board_view
+    before = board(o.table, o.game_before, o.seats_before, o.hand, o.before, gstate)
+    after = board(o.table, o.game, o.seats, o.hand, o.state, gstate)
+    changed = family.own_seats(o.before, o.state, move.seat)
     return MoveEvent(
         table_id=o.table.pk,
         version=o.version,
@@ -98,13 +105,16 @@ def move_event(outcome: MoveOutcome) -> MoveEvent:
         kind=move.kind,
         tile=family.public_tile(move.kind, move.as_engine_dict(), o.before, move.seat),
         detail=move.detail,
-        before=board(o.table, o.game_before, o.seats_before, o.hand, o.before, gstate),
-        after=board(o.table, o.game, o.seats, o.hand, o.state, gstate),
+        before=before,
+        after=after,
+        parts=family.parts_changed(before, after),
         own=_own_changed(
             family,
             {s.index: player_language(s.user) for s in o.seats if s.user_id is not None},
-            _own_views(family, o.table.pk, o.game_before.version, o.seats_before, o.hand, o.before),
-            _own_views(family, o.table.pk, o.version, o.seats, o.hand, o.state),
+            _own_views(
+                family, o.table.pk, o.game_before.version, o.seats_before, o.hand, o.before, changed
+            ),
+            _own_views(family, o.table.pk, o.version, o.seats, o.hand, o.state, changed),
         ),
     )
 
@@ -133,12 +143,13 @@ def own_message(version: int, own: OwnView) -> dict:
     }
 
 
-def _own_views(family, table_id: int, version: int, seats, hand, state) -> dict:
-    """Each seated person's own view of ``state``: seat -> (user id, the family's rack view)."""
+def _own_views(family, table_id: int, version: int, seats, hand, state, changed) -> dict:
+    """The own view of ``state`` of each seated person among the ``changed`` seats: seat ->
+    (user id, the family's rack view)."""
     return {
         s.index: (s.user_id, family.rack_view(table_id, version, s, hand, state))
         for s in seats
-        if s.user_id is not None
+        if s.user_id is not None and s.index in changed
     }
 
 
@@ -194,10 +205,33 @@ def lobby_publish() -> None:
 # --- the channel layer -----------------------------------------------------------------------
 
 
+# The messages held back in this thread (messages_held), or None: send them as they come.
+_held = threading.local()
+
+
+@contextmanager
+def messages_held():
+    """Keep what this thread publishes in a list, unsent, for the caller to send itself: a
+    socket's move runs in a database thread, and sending from there cost two more trips
+    between the thread and the socket's event loop (there and back, the thread waiting), where
+    the socket sends the list from its loop once the thread is done (games.table.socket)."""
+    outer = getattr(_held, "messages", None)
+    _held.messages = held = []
+    try:
+        yield held
+    finally:
+        _held.messages = outer
+
+
 def messages_send(messages: list[tuple[str, dict]]) -> None:
     """Send from sync code (a service's commit, in a socket's or a request's database thread,
-    or a worker), in one trip to the event loop however many groups there are."""
+    or a worker), in one trip to the event loop however many groups there are; within
+    ``messages_held``, keep them for its caller to send."""
     if not messages:
+        return
+    held = getattr(_held, "messages", None)
+    if held is not None:
+        held.extend(messages)
         return
     try:
         async_to_sync(messages_asend)(messages)

@@ -267,6 +267,7 @@ class MoveEvent:
     tile: str | None  # a tile everyone may now see (discarded, taken from a pile, finished)
     before: Any  # the family's board views
     after: Any
+    parts: dict  # which of the page's parts differ between them (the family's parts_changed)
     own: tuple[OwnView, ...]  # the players whose rack or moves changed
     detail: dict | None = None  # what else the move carried (Move.detail: 101's meld, groups)
 

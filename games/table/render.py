@@ -80,7 +80,7 @@ def event_html(event: MoveEvent) -> str:
         {
             "event": event,
             "board": event.after,
-            **family.parts_changed(event.before, event.after),
+            **event.parts,
             "announce": family.announcement(event, event.after),
             "server_now": epoch_ms(timezone.now()),
         },

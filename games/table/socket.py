@@ -46,7 +46,13 @@ from games.table.chat import chat_post
 from games.table.chat_view import chat_hidden_from, chat_lines
 from games.table.moves import move_submit, move_version
 from games.table.privacy import table_open_to
-from games.table.publish import account_group, player_group, table_group
+from games.table.publish import (
+    account_group,
+    messages_asend,
+    messages_held,
+    player_group,
+    table_group,
+)
 from games.table.reads import OwnView, table_rows, table_view
 from games.table.render import message_html, own_html
 
@@ -221,13 +227,10 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
             return
         key = content.get("key")
         try:
-            # the move's event reaches this socket through the table's group, as everyone's does
-            await in_db_thread(move_submit)(
-                table_id=self.table_id,
-                user=self.user,
-                move=move,
-                expected_version=version,
-                idempotency_key=key if isinstance(key, str) else None,
+            # shielded: a consumer cancelled meanwhile (daphne ends one that is slow to close)
+            # must still send what a committed move publishes
+            await asyncio.shield(
+                self.move_play(move, version, key if isinstance(key, str) else None)
             )
         except ServiceError as e:
             # a refusal is an everyday event: one line, no traceback
@@ -236,6 +239,25 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
             await self.refuse(e.message)
             if e.code == "stale":  # the mover's page is behind: the table as it is now
                 await self.frame_asked()
+
+    async def move_play(self, move, version, key):
+        """The move in a database thread; what it publishes on commit sent from here, the loop,
+        once the thread is done. Its event reaches this socket through the table's group, as
+        everyone's does."""
+        await messages_asend(await in_db_thread(self.move_apply)(move, version, key))
+
+    def move_apply(self, move, version, key) -> list[tuple[str, dict]]:
+        """The move, through the one service every move goes through; what it publishes on
+        commit, held to be sent from the socket's loop."""
+        with messages_held() as published:
+            move_submit(
+                table_id=self.table_id,
+                user=self.user,
+                move=move,
+                expected_version=version,
+                idempotency_key=key,
+            )
+        return published
 
     async def on_sync(self, content):
         """The page asks whether it is up to date (its heartbeat), or reports a gap."""

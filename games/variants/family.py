@@ -41,6 +41,9 @@ class Family:
     parts_changed: Callable[[Any, Any], dict[str, Any]]
     # (rack view before or None, after) -> (its tiles changed, its moves changed)
     own_changed: Callable[[Any, Any], tuple[bool, bool]]
+    # (the hand before a move, after it, the mover's seat) -> the seats whose own part (rack,
+    # moves) the move may have changed: only theirs are built and compared after it
+    own_seats: Callable[[Any, Any, int], frozenset[int]]
     # (state, seat, strength) -> a bot's whole turn, the engine's moves
     bot_moves: Callable[[Any, int, str], list]
     # (state, seat, groups of tile codes, pairs) -> the opening tray's running value; None: the

@@ -57,3 +57,39 @@ def test_a_duz_table_named_by_its_mode_keeps_it(users):
     table.refresh_from_db()
     assert table.variant == "esli" and table.options["mode"] == "esli"
     assert table.game.latest_hand() is None
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("duz", {}), ("esli", {}), ("101", {"katlamali": True}), ("esli101", {})],
+)
+def test_a_move_changes_no_own_part_but_those_its_family_names(name, options):
+    """A move's publish builds and compares only the own parts of the seats the family names
+    (games.table.publish.move_event): every other player's rack and moves must be as they were,
+    or their page would miss the change. Bots play whole hands (a katlamalı 101 hand, whose
+    openings raise every player's threshold, too)."""
+    import random
+    from types import SimpleNamespace
+
+    from games.variants import site_variant
+
+    variant = site_variant(name)
+    rules, family = variant.engine, variant.family
+    rng = random.Random(7)
+    checked = 0
+    for _hand in range(3):
+        seed = bytes(rng.getrandbits(8) for _ in range(32))
+        state = rules.deal(seed, rules.options_from_dict(options), rng.randrange(4))
+        while state.phase != "over" and checked < 400:
+            before_turn = state.turn
+            for move in rules.bot_moves(state, before_turn, variant.bot_strengths[-1]):
+                if state.phase == "over":
+                    break
+                new = rules.apply(state, move)
+                named = family.own_seats(state, new, before_turn)
+                for i in set(range(state.n)) - named:
+                    seat = SimpleNamespace(index=i, away=False)
+                    old, now = (family.rack_view(1, 1, seat, None, s) for s in (state, new))
+                    assert family.own_changed(old, now) == (False, False), (name, move, i)
+                state, checked = new, checked + 1
+    assert checked > 100

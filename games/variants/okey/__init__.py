@@ -16,5 +16,6 @@ FAMILY = Family(
     announcement=moves.announcement,
     parts_changed=parts.parts_changed,
     own_changed=parts.own_changed,
+    own_seats=parts.own_seats,
     bot_moves=moves.bot_moves,
 )

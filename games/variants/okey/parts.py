@@ -3,6 +3,7 @@ parts), piles and centre that the move's public event sends again, and whether a
 rack or moves changed."""
 
 from dataclasses import fields
+from functools import cache
 
 # The parts of the centre and of a seat that most moves change, each its own element: the rest
 # of it (the centre's indicator, okey, teams and commitment; a seat's name and badges) is sent
@@ -41,11 +42,21 @@ def parts_changed(before, after) -> dict:
 
 def _parts_changed(before, after, parts: dict) -> str | tuple[str, ...]:
     """ "whole", or the parts of a view (one of ``parts``) that changed."""
-    moving = {f for names in parts.values() for f in names}
-    rest = [f.name for f in fields(after) if f.name not in moving]
-    if _differ(before, after, rest):
+    if before == after:  # most seats, at most moves: one comparison of the views' fields
+        return ()
+    if _differ(before, after, _rest(type(after), parts)):
         return "whole"
     return tuple(part for part, fields in parts.items() if _differ(before, after, fields))
+
+
+@cache
+def _rest_of(cls, moving: frozenset) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.name not in moving)
+
+
+def _rest(cls, parts: dict) -> tuple[str, ...]:
+    """The fields of a view of ``cls`` that none of ``parts`` names."""
+    return _rest_of(cls, frozenset(f for names in parts.values() for f in names))
 
 
 def _differ(before, after, fields) -> bool:
@@ -62,3 +73,9 @@ def own_changed(old, view) -> tuple[bool, bool]:
     )
     moves = old is None or (old.can, old.phase, old.away) != (view.can, view.phase, view.away)
     return tiles, moves
+
+
+def own_seats(before, after, seat: int) -> frozenset[int]:
+    """The mover's own part, and that of whoever is on turn after the move: a player's moves are
+    offered only on their turn, and a move changes no other player's tiles."""
+    return frozenset({seat, after.turn})

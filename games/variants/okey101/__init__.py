@@ -19,6 +19,7 @@ FAMILY = Family(
     announcement=moves.announcement,
     parts_changed=parts.parts_changed,
     own_changed=parts.own_changed,
+    own_seats=parts.own_seats,
     bot_moves=moves.bot_moves,
     tray=tray.tray_value,
 )

@@ -52,3 +52,12 @@ def own_changed(old, view) -> tuple[bool, bool]:
         view.islek,
     )
     return tiles, moves
+
+
+def own_seats(before, after, seat: int) -> frozenset[int]:
+    """The mover's and the next player's own parts, as in Düz (games.variants.okey.parts); an
+    opening may also raise what every other player's opening needs (katlamalı), which their
+    own parts show."""
+    if before.opened != after.opened:
+        return frozenset(range(after.n))
+    return frozenset({seat, after.turn})

@@ -594,7 +594,9 @@ async def test_a_lost_event_shows_as_a_gap_and_a_sync_heals_it(users, fixed_seed
     socks = [await connect(table, u) for u in users]
     for sock in socks:
         await sock.receive_from()
+    # a socket's move sends what it published from its own loop (games.table.socket)
     monkeypatch.setattr("games.table.publish.messages_asend", first_lost)
+    monkeypatch.setattr("games.table.socket.messages_asend", first_lost)
     version = await sync_to_async(version_of)(table)
     rng = random.Random(3)
     for _ in range(2):
