@@ -12,89 +12,69 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .play101_support import hand_set, page_again, table_101, tiles_pool
 from .play_support import drag, players_make, sign_in, touch_drag
 
 pytestmark = pytest.mark.browser
 
-SEED_HEX = "01" * 32  # the player, seat 1, starts
 RUN, OKEY_MELD = 1, 2  # the bot's melds, in the table's laying order
 
 
 def hand_arrange(table_id) -> dict:
     """Seat 0 (the player) has opened with a set and drawn: their turn, to play. Seat 1 (a bot)
     has laid a run of three and a run of two tiles and a real okey; the player holds the tile
-    that extends the first (``add``) and the one the okey stands for (``take``). The rest of the
-    tiles stay where they are, or go back to the stock. Returns the tiles and the melds' places."""
+    that extends the first (``add``) and the one the okey stands for (``take``). The other tiles
+    are shared out again. Returns those tiles' codes."""
     from dataclasses import replace
-
-    from django.utils import timezone
 
     from games.engine import format_tile
     from games.engine.okey101.table import TableMeld
     from games.engine.tiles import colour_of, face, number_of
-    from games.models import Table
-    from tests.games.helpers import current_hand
 
-    table = Table.objects.get(pk=table_id)
-    rules = table.engine_variant
-    hand = current_hand(table)
-    s = rules.hand_from_dict(hand.state)
-    okey = s.okey
-    colours = [c for c in range(4) if c != colour_of(okey)]
-    run_colour, okey_colour = colours[0], colours[1]
-    ten = 10 if number_of(okey) != 10 else 11
-    run = tuple(face(run_colour, n) for n in (5, 6, 7))
-    two = (face(okey_colour, 2), face(okey_colour, 3))
-    mine = tuple(face(c, ten) for c in colours)
-    add, take = face(run_colour, 8), face(okey_colour, 4)
-    melds = (
-        TableMeld(0, "set", mine, mine),
-        TableMeld(1, "run", run, run),
-        TableMeld(1, "run", (*two, okey), (*two, take)),
-    )
-    pool = [*s.stock, *(t for r in s.racks for t in r)]
-    for t in (*mine, *run, *two, okey, add, take):
-        pool.remove(t)
-    pool.sort(key=lambda t: t == okey)  # the other okey stays in the stock
-    rack = (add, take, *pool[:10])
-    racks = (rack, tuple(pool[10:24]), tuple(pool[24:38]), tuple(pool[38:52]))[: s.n]
-    stock = tuple(pool[14 * (s.n - 1) + 10 :])
-    s = replace(
-        s,
-        racks=racks,
-        stock=stock,
-        turn=0,
-        phase="play",
-        first_turn=False,
-        drawn=pool[9],
-        table=melds,
-        opened=("melds", "melds", *s.opened[2:]),
-        openings=(sum(number_of(t) for t in mine), 18 + 9, *s.openings[2:]),
-    )
-    hand.state = rules.hand_to_dict(s)
-    hand.turn_started = timezone.now()
-    hand.save(update_fields=["state", "turn_started"])
-    return {"add": format_tile(add), "take": format_tile(take), "okey": format_tile(okey)}
+    tiles = {}
+
+    def change(s):
+        okey = s.okey
+        colours = [c for c in range(4) if c != colour_of(okey)]
+        run_colour, okey_colour = colours[0], colours[1]
+        ten = 10 if number_of(okey) != 10 else 11
+        run = tuple(face(run_colour, n) for n in (5, 6, 7))
+        two = (face(okey_colour, 2), face(okey_colour, 3))
+        mine = tuple(face(c, ten) for c in colours)
+        add, take = face(run_colour, 8), face(okey_colour, 4)
+        tiles.update(add=format_tile(add), take=format_tile(take), okey=format_tile(okey))
+        melds = (
+            TableMeld(0, "set", mine, mine),
+            TableMeld(1, "run", run, run),
+            TableMeld(1, "run", (*two, okey), (*two, take)),
+        )
+        pool = tiles_pool(s)
+        for t in (*mine, *run, *two, okey, add, take):
+            pool.remove(t)
+        pool.sort(key=lambda t: t == okey)  # the other okey stays in the stock
+        rack = (add, take, *pool[:10])
+        racks = (rack, tuple(pool[10:24]), tuple(pool[24:38]), tuple(pool[38:52]))[: s.n]
+        return replace(
+            s,
+            racks=racks,
+            stock=tuple(pool[14 * (s.n - 1) + 10 :]),
+            turn=0,
+            phase="play",
+            first_turn=False,
+            drawn=pool[9],
+            table=melds,
+            opened=("melds", "melds", *s.opened[2:]),
+            openings=(sum(number_of(t) for t in mine), 18 + 9, *s.openings[2:]),
+        )
+
+    hand_set(table_id, change)
+    return tiles
 
 
-def table_101(page, server, settings, *, turn_seconds=120):
-    """A 101 table of one hand made from the lobby's form, started with bots in the empty seats
-    and set up by ``hand_arrange``: the page shows it whole."""
-    settings.OKEY_TEST_SEED_HEX = SEED_HEX
-    settings.OKEY_BOT_PAUSE = (0.05, 0.15)
-    page.goto(server.url + "/")
-    page.locator("#id_mode").select_option("101")
-    page.locator("#id_hand_limit").fill("1")
-    page.locator("#id_turn_seconds").fill(str(turn_seconds))
-    page.locator(".create-form button[type=submit]").click()
-    page.wait_for_url("**/table/*/")
-    table_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
-    page.locator("[data-start]").click()
-    expect(page.locator("#rack101 .rack101-tile")).to_have_count(22, timeout=25_000)
+def table_set(page, server, settings):
+    table_id = table_101(page, server, settings)
     tiles = hand_arrange(table_id)
-    page.reload()
-    expect(page.locator("#table-page.is-live")).to_have_count(1)
-    expect(page.locator("#rack101 .rack101-tile")).to_have_count(12)
+    page_again(page, 12)
     expect(page.locator("#my-moves")).to_have_attribute("data-can", re.compile(r"\btake_okey\b"))
     return table_id, tiles
 
@@ -113,7 +93,7 @@ def test_a_tile_dragged_onto_a_bots_meld_is_added_and_one_onto_its_okey_takes_it
     phone = how == "finger"
     viewport = (390, 844) if phone else (1280, 800)
     page = sign_in(browser, asgi_live_server, user, viewport=viewport, has_touch=phone)
-    table_id, t = table_101(page, asgi_live_server, settings)
+    table_id, t = table_set(page, asgi_live_server, settings)
     move = touch_drag if phone else drag
 
     # the tile that goes on the bot's run: dragged there, it is added (the rack one tile less)
@@ -140,7 +120,7 @@ def test_the_moves_on_melds_are_played_from_the_keyboard(
 ):
     (user,) = players_make(django_user_model, 1)
     page = sign_in(browser, asgi_live_server, user)
-    _, t = table_101(page, asgi_live_server, settings)
+    _, t = table_set(page, asgi_live_server, settings)
     # a tile is chosen with the keyboard, then the meld: the tile goes on it
     page.locator(f'#rack101 [data-code="{t["add"]}"]').focus()
     page.keyboard.press("Enter")
