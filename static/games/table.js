@@ -663,6 +663,7 @@
       if (el) rackVersion = Math.max(rackVersion, Number(el.getAttribute("data-version")) || 0);
     });
     rackReconcile();
+    endAnnounce();
     hintForget();
     viewerMark();
     boardSortables();
@@ -677,6 +678,18 @@
         message.classList.remove("is-shown");
       }, MESSAGE_MS);
     }
+  }
+
+  // A hand's end comes as the whole table (the results over the board), which a screen reader
+  // does not read: what the results say for it (each player's score, penalties, total) goes to
+  // the live region, once per hand (the same results again, after a reconnection, say nothing).
+  var announcedEnd = null;
+  function endAnnounce() {
+    var end = document.querySelector("[data-announce-end]");
+    var live = document.getElementById("table-announce");
+    if (!end || !live || end.getAttribute("data-announce-end") === announcedEnd) return;
+    announcedEnd = end.getAttribute("data-announce-end");
+    live.textContent = end.textContent.replace(/\s+/g, " ").trim();
   }
 
   // ---- the hint (a practice game) -------------------------------------------------------------
@@ -746,11 +759,34 @@
       event.preventDefault();
       return;
     }
-    if (!frameFits(html)) event.preventDefault();
+    if (!frameFits(html)) {
+      event.preventDefault();
+      return;
+    }
+    leaveKeep();
   });
+
+  // "Leave the game" is in every full frame, swapped in closed: a player reading what leaving
+  // costs would see it shut under them at the next frame. Open (and focused) it stays.
+  var leaveWas = null;
+  function leaveKeep() {
+    var el = document.getElementById("game-leave");
+    leaveWas = el && el.open ? { focus: el.contains(document.activeElement) } : null;
+  }
+
+  function leaveRestore() {
+    var el = document.getElementById("game-leave");
+    if (!leaveWas || !el || el.tagName !== "DETAILS") return;
+    if (!el.open) {
+      el.open = true;
+      if (leaveWas.focus) el.querySelector("summary").focus();
+    }
+    leaveWas = null;
+  }
 
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     heardAt = Date.now();
+    leaveRestore();
     // the board now comes from the socket: moves sent from here will be heard
     page.classList.add("is-live");
     afterFrame();

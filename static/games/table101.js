@@ -5,6 +5,9 @@
 // The server's rack (#rack-data, in every frame that changes it) is the truth: this script only
 // orders it and remembers what is chosen and what is in the tray. Moves go through table.js
 // (the "okey:move" event), which adds the table's version and a key.
+// A tile is played on the table either by a tap on it and a tap on a meld (or a key press on
+// each: both are buttons), or by a drag from the rack onto the meld (mouse or finger): the same
+// move either way.
 (function () {
   "use strict";
 
@@ -19,6 +22,8 @@
   var trayPairs = false;
   var handId = null;
   var trayAsked = 0;
+  var dragging = false; // a tile is being dragged: the rack is not drawn again under it
+  var stale = false; // a frame came during the drag: the rack is drawn when it ends
 
   function served() {
     var data = document.getElementById("rack-data");
@@ -209,15 +214,19 @@
     send({ kind: "discard", tile: code });
   }
 
-  function onMeld(meld) {
-    if (chosen.length !== 1) return;
-    var code = order[chosen[0]];
+  // ``code`` on a meld of the table: it takes back the meld's okey when it is the tile that okey
+  // stands for (and the player may), else it is added to the meld.
+  function toMeld(meld, code) {
     var okeyFor = (meld.getAttribute("data-okey-for") || "").split(" ");
     var index = Number(meld.getAttribute("data-meld"));
     chosen = [];
     if (okeyFor.indexOf(code) >= 0 && can("take_okey")) send({ kind: "take_okey", meld: index, tile: code });
     else send({ kind: "add", meld: index, tile: code });
     draw();
+  }
+
+  function onMeld(meld) {
+    if (chosen.length === 1) toMeld(meld, order[chosen[0]]);
   }
 
   page.addEventListener("click", function (event) {
@@ -297,21 +306,61 @@
       });
   }
 
+  // The element under the point where a drag was let go (mouse or finger), or null.
+  function pointAt(event) {
+    var e = event.originalEvent || {};
+    var p = (e.changedTouches && e.changedTouches[0]) || e;
+    if (typeof p.clientX !== "number") return null;
+    return document.elementFromPoint(p.clientX, p.clientY);
+  }
+
+  // SortableJS draws the drag with its own pointer handling (forceFallback: the same on mouse
+  // and touch, and the point where it ends is known). Let go within the rack, the tile takes
+  // its new place in the player's order; on a meld of the table it is added there (or takes the
+  // okey back); on the player's own pile it is discarded, asked first as a tap would be.
   if (window.Sortable) {
     window.Sortable.create(rackEl, {
       animation: 120,
+      forceFallback: true,
+      fallbackTolerance: 4,
       draggable: ".rack101-tile",
-      onEnd: function () {
+      onStart: function () {
+        dragging = true;
+        document.body.classList.add("is-dragging");
+      },
+      onEnd: function (event) {
+        dragging = false;
+        document.body.classList.remove("is-dragging");
+        var under = pointAt(event);
+        var code = event.item.getAttribute("data-code");
+        var meld = under && under.closest("#table-board .meld");
+        var pile = under && under.closest("#table-board .pile.is-own");
+        if (meld || pile) {
+          chosen = [];
+          if (stale) reconcile();
+          else draw(); // the order as it was before the drag
+          stale = false;
+          if (meld) toMeld(meld, code);
+          else if (can("discard")) discard(code);
+          return;
+        }
         order = Array.prototype.map.call(rackEl.querySelectorAll("[data-code]"), function (el) {
           return el.getAttribute("data-code");
         });
         chosen = [];
-        draw();
+        if (stale) reconcile();
+        else draw();
+        stale = false;
       },
     });
   }
 
   document.body.addEventListener("htmx:wsAfterMessage", function () {
+    if (dragging) {
+      // drawing the rack now would pull the dragged tile from under the pointer
+      stale = true;
+      return;
+    }
     var s = served();
     var have = order.concat([].concat.apply([], tray)).slice().sort().join(" ");
     if (s.hand !== handId || have !== s.tiles.slice().sort().join(" ")) reconcile();

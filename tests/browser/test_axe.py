@@ -113,3 +113,23 @@ def test_the_pages_of_issue_42_have_no_serious_violation(asgi_live_server, brows
             assert violations(guest) == [], f"{path}, a guest's"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_lobbys_choice_of_game_has_no_serious_violation(
+    asgi_live_server, browser, django_user_model, viewport
+):
+    """Quick play's four games and the custom table's form with each game chosen (its options
+    change with it: katlamalı for 101, the players for Eşli)."""
+    from .play_support import players_make
+
+    (user,) = players_make(django_user_model, 1)
+    page = sign_in(browser, asgi_live_server, user, viewport=viewport, **NO_CSP)
+    try:
+        page.goto(asgi_live_server.url + "/")
+        assert page.locator("[data-quick]").count() == 4
+        for mode in ("duz", "esli", "101", "esli101"):
+            page.locator("#id_mode").select_option(mode)
+            assert violations(page) == [], mode
+    finally:
+        page.context.close()

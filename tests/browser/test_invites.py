@@ -35,6 +35,22 @@ def new_context(browser):
     return context
 
 
+def partner_invite(manager, server, mode, email) -> Table:
+    """The manager's page opens a table of ``mode`` (one hand) from the lobby's form and invites
+    ``email`` into seat 3, opposite; the table."""
+    manager.goto(server.url + "/")
+    manager.locator("select[name=mode]").select_option(mode)
+    manager.locator("input[name=hand_limit]").fill("1")
+    manager.locator(".create-form button[type=submit]").click()
+    manager.wait_for_url(re.compile(r"/table/\d+/$"))
+    panel = manager.locator("#invites")
+    panel.get_by_label("E-posta adresi").fill(email)
+    panel.get_by_label("Yer", exact=True).select_option(label="3. yer (eşiniz)")
+    panel.get_by_role("button", name="Daveti gönder").click()
+    expect(manager.locator(".message--success")).to_contain_text(email)
+    return Table.objects.get()
+
+
 def test_a_new_player_follows_the_invite_signs_up_and_is_seated(
     asgi_live_server, browser, celery_worker, django_user_model
 ):
@@ -153,18 +169,8 @@ def test_an_invitation_speaks_the_invitees_language(
     guest_user.profile.language = "en"
     guest_user.profile.save()
     manager = sign_in(browser, server, manager_user)
-    manager.goto(server.url + "/")
-    manager.locator("select[name=mode]").select_option("esli")
-    manager.locator("input[name=hand_limit]").fill("1")
-    manager.locator(".create-form button[type=submit]").click()
-    manager.wait_for_url(re.compile(r"/table/\d+/$"))
-    table = Table.objects.get()
+    table = partner_invite(manager, server, "esli", guest_user.email)
     expect(manager.locator(".table-options")).to_contain_text("1 el")
-    panel = manager.locator("#invites")
-    panel.get_by_label("E-posta adresi").fill(guest_user.email)
-    panel.get_by_label("Yer", exact=True).select_option(label="3. yer (eşiniz)")
-    panel.get_by_role("button", name="Daveti gönder").click()
-    expect(manager.locator(".message--success")).to_contain_text(guest_user.email)
 
     link = invite_link(server)
     message = server.emails()[-1]

@@ -77,10 +77,8 @@ def test_leaving_a_rated_game_in_its_first_hand_costs_the_worst_result_and_says_
         page.context.close()
 
 
-def test_leaving_a_practice_game_says_it_costs_nothing(
-    asgi_live_server, browser, settings, django_user_model
-):
-    """Leaving a practice game warned of rated games and said "leave and lose this game"."""
+def practice_page(server, browser, settings, django_user_model):
+    """A practice game with bots, started, and its player's page showing it live."""
     from games.table.create import table_create
     from tests.games.conftest import game_started
 
@@ -88,12 +86,20 @@ def test_leaving_a_practice_game_says_it_costs_nothing(
     (user,) = players_make(django_user_model, 1)
     options = {"bots_fill": True, "practice": True}
     table = game_started(table_create(manager=user, options=options))
-    page = sign_in(browser, asgi_live_server, user)
+    page = sign_in(browser, server, user)
+    page.goto(f"{server.url}/table/{table.pk}/")
+    # the socket's first frame swaps the table in, leave control included: opening it before
+    # that frame would race the swap (tests/browser/play_support.py table_ready)
+    expect(page.locator("#table-page.is-live")).to_have_count(1)
+    return table, page
+
+
+def test_leaving_a_practice_game_says_it_costs_nothing(
+    asgi_live_server, browser, settings, django_user_model
+):
+    """Leaving a practice game warned of rated games and said "leave and lose this game"."""
+    _, page = practice_page(asgi_live_server, browser, settings, django_user_model)
     try:
-        page.goto(f"{asgi_live_server.url}/table/{table.pk}/")
-        # the socket's first frame swaps the table in, leave control included: opening it before
-        # that frame would race the swap (tests/browser/play_support.py table_ready)
-        expect(page.locator("#table-page.is-live")).to_have_count(1)
         leave = page.locator("#game-leave")
         leave.locator("summary").click()
         expect(leave.locator("[data-leave-cost]")).to_have_text(
@@ -101,5 +107,34 @@ def test_leaving_a_practice_game_says_it_costs_nothing(
         )
         expect(leave).not_to_contain_text("kaybetmiş sayılır")
         expect(leave.locator("[data-leave-game]")).to_have_text("Oyundan ayrıl")
+    finally:
+        page.context.close()
+
+
+def test_the_leave_control_stays_open_when_the_whole_table_comes_again(
+    asgi_live_server, browser, settings, django_user_model
+):
+    """Bug: "Leave the game" shut under the player reading it whenever a full frame (a
+    reconnection, a new hand, a change of seats) swapped the table in."""
+    from django.db.models import F
+
+    from games.models import Game
+    from games.table.publish import table_changed_publish
+    from tests.games.helpers import version_of
+
+    table, page = practice_page(asgi_live_server, browser, settings, django_user_model)
+    try:
+        leave = page.locator("#game-leave")
+        leave.locator("summary").click()
+        expect(leave.locator("[data-leave-game]")).to_be_visible()
+        page.evaluate("() => { document.getElementById('game-leave').dataset.before = '1'; }")
+        # the table moves on as a change of its life does (a seat, a new hand): a version up,
+        # and each page is sent its whole table (a socket sends no frame it already showed)
+        Game.objects.filter(table=table).update(version=F("version") + 1)
+        in_a_thread(table_changed_publish, table.pk, version_of(table))
+        # the element was swapped for the frame's own (closed in the HTML), and is open
+        expect(page.locator("#game-leave:not([data-before])")).to_have_count(1)
+        expect(leave).to_have_attribute("open", "")
+        expect(leave.locator("[data-leave-game]")).to_be_visible()
     finally:
         page.context.close()

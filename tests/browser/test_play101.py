@@ -166,4 +166,10 @@ def test_a_player_opens_in_the_tray_and_plays_a_101_hand_against_bots(
     expect(rows.first.locator(".result-score")).to_have_attribute(
         "data-score", str(next(iter(game.hands.get().result["scores"])))
     )
+    # the live region says the hand's end: each player's score and total in the game
+    announce = page.locator("#table-announce")
+    expect(announce).to_contain_text("El bitti.")
+    for name in ("Oyuncu 1", "Bot 2", "Bot 3", "Bot 4"):
+        expect(announce).to_contain_text(f"{name}: ")
+    expect(announce).to_contain_text("toplam")
     assert violations(page) == []  # nor on the results
