@@ -52,7 +52,7 @@ def test_sign_up_confirm_log_out_and_log_in(asgi_live_server, celery_worker, pag
     page.get_by_role("button", name="Giriş yap").click()
     expect(page).to_have_url(server.url + "/profile/")
     expect(page.get_by_role("heading", name="Elif")).to_be_visible()
-    expect(page.get_by_text("Puan")).to_be_visible()
+    expect(page.get_by_role("region", name="Okey puanı")).to_contain_text("Puan")
 
 
 def test_language_switch_in_the_navigation(asgi_live_server, page):

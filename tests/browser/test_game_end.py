@@ -70,7 +70,8 @@ def test_a_practice_game_shows_no_rating_points(
             assert not any(sign in row.inner_text() for sign in "+−"), row.inner_text()
         expect(final).to_contain_text("Puanlı değil")
         page.goto(f"{asgi_live_server.url}/profile/")
-        expect(page.locator(".stat", has_text="Puan")).to_contain_text("0")
+        okey = page.get_by_role("region", name="Okey puanı")  # a Düz game's rating
+        expect(okey.locator(".stat", has_text="Puan").locator("dd")).to_have_text("0")
     finally:
         page.context.close()
 
@@ -97,7 +98,8 @@ def test_a_player_who_leaves_an_esli_game_loses_it(
         # the bot on the seat and team A's partner play the game out and win it
         in_a_thread(game_over, table, [1, 20, 1, 20], hands=8)
         page.goto(f"{asgi_live_server.url}/profile/")
-        expect(page.locator(".stat", has_text="Puan").locator("dd")).to_have_text("−8")
+        okey = page.get_by_role("region", name="Okey puanı")  # an Eşli game's rating
+        expect(okey.locator(".stat", has_text="Puan").locator("dd")).to_have_text("−8")
         page.goto(f"{asgi_live_server.url}/leaderboard/")
         row = page.locator("tr", has_text="Oyuncu 3")
         expect(row).to_contain_text("−8")
