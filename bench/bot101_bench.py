@@ -186,10 +186,11 @@ def main() -> int:
     times = sorted(b.times)
     p = lambda q: times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731
     print(f"refused bot moves: {sum(b.refused.values())} {dict(b.refused)}")
-    print(
-        f"new bot's turn CPU ({len(times)} turns): p50 {p(0.5):.2f} ms, p99 {p(0.99):.2f} ms, "
-        f"max {times[-1]:.2f} ms; {time.process_time() - cpu:.0f} s CPU in all"
-    )
+    if times:  # not when only today's bots played
+        print(
+            f"new bot's turn CPU ({len(times)} turns): p50 {p(0.5):.2f} ms, p99 {p(0.99):.2f} "
+            f"ms, max {times[-1]:.2f} ms; {time.process_time() - cpu:.0f} s CPU in all"
+        )
     return 1 if b.refused else 0
 
 
