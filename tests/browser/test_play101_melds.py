@@ -1,6 +1,7 @@
 """Okey 101 at the table, the moves on melds laid by others: a tile dragged from the rack onto a
 bot's run is added to it (mouse, and a finger on a phone), a tile dragged onto a meld holding an
-okey takes the okey back, and the same moves work from the keyboard (a tile, then a meld). The
+okey takes the okey back, and the okey dragged onto the player's own pile is thrown once the
+player says yes to its +101. The same moves work from the keyboard (a tile, then a meld). The
 live region says each of them.
 
 The hand is set up after the deal (``hand_arrange``): the player has opened and drawn, a bot has
@@ -113,6 +114,20 @@ def test_a_tile_dragged_onto_a_bots_meld_is_added_and_one_onto_its_okey_takes_it
     expect(page.locator(f'#rack101 [data-code="{t["okey"]}"]')).to_have_count(1)
     expect(page.locator("#table-announce")).to_contain_text("okey")
     assert Move.objects.filter(hand__game__table_id=table_id, kind="take_okey").count() == 1
+
+    # the okey dragged onto the player's own pile: asked first (it costs +101), then thrown
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    move(page, page.locator(f'#rack101 [data-code="{t["okey"]}"]'), page.locator("#pile-0"))
+    expect(page.locator("#seat-0 [data-penalties]")).to_have_attribute("data-penalties", "1")
+    assert asked and "+101" in asked[0]
+    expect(page.locator(f'#rack101 [data-code="{t["okey"]}"]')).to_have_count(0)
+    assert Move.objects.filter(hand__game__table_id=table_id, kind="discard").count() == 1
 
 
 def test_the_moves_on_melds_are_played_from_the_keyboard(
