@@ -119,6 +119,18 @@ def round_trips_count():
     psycopg._cursor_base.execute = counting(psycopg._cursor_base.execute)
 
 
+def backend_cpu():
+    """(pid, CPU seconds) of this connection's PostgreSQL backend, from /proc (the server runs
+    on this machine): what the database spends on the run's statements."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return pid, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=1500)
@@ -185,6 +197,7 @@ def main():
             own = {seat_of[m["own"]["user_id"]]: m["html"][args.lang] for m in messages[1:]}
             return messages[0]["html"][args.lang], own
 
+        backend = backend_cpu() if args.count else None
         applied, rendered, ended, whole = [], [], [], []
         viewer_bytes, move_bytes, event_bytes, own_bytes = [], [], [], []
         moves = 0
@@ -249,6 +262,11 @@ def main():
         print(f"moves that ended a hand (four full frames instead): {len(ended)} of {moves}")
         if ended:
             line("four full frames at a hand's end, CPU", ended)
+        if backend is not None:
+            spent = backend_cpu()[1] - backend[1]
+            print(
+                f"PostgreSQL's backend CPU (this connection): {spent * 1000 / moves:.3f} ms a move"
+            )
         if statements:
             n = len(statements)
             print(
