@@ -11,7 +11,3 @@ class GamesConfig(AppConfig):
         # the arena counts its tables' games when the table writes their results
         # (games.table.results.game_results_written)
         from games.arena import results  # noqa: F401, PLC0415
-        from games.table.store import statements_prepare_connect  # noqa: PLC0415
-
-        # the move's statements are prepared on each database connection as it opens
-        statements_prepare_connect()

@@ -14,20 +14,15 @@ implementations of the same operations, chosen by ``settings.OKEY_MOVE_STORE``:
   the fields' own converters, as the ORM makes them. A move's lock and reads go to PostgreSQL
   together, in one round trip, and its writes in another (the updates as data-modifying WITH
   clauses of the insert): each trip to PostgreSQL is one more wait in the thread that runs
-  every socket's moves. With BEGIN and COMMIT, a move is four round trips. The statements are
-  prepared on each connection as it opens (``statements_prepare``): planning them again at each
-  move cost PostgreSQL more than running them.
+  every socket's moves. With BEGIN and COMMIT, a move is four round trips.
 
 Both are under test (tests/games/test_store.py); everything else in a move is the same code.
 """
 
-import re
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import ProgrammingError, connection, connections
-from django.db.backends.signals import connection_created
-from django.db.models.signals import post_migrate
+from django.db import connection
 
 from games.models import Game, Hand, Move, Seat, Table
 
@@ -185,6 +180,13 @@ _HAND_SEATS = (
 )
 
 
+# The lock and the reads sent together, in one round trip: PostgreSQL runs the second statement
+# once the first holds the lock, with a snapshot of its own (READ COMMITTED takes one per
+# statement), so it sees what the lock's previous holder committed. Two statements in one
+# query: Django's cursor binds the parameters client-side (no ``server_side_binding``).
+_MOVE_ROWS = f"{_GAME_LOCK}; {_HAND_SEATS}"
+
+
 def _fields(model, names) -> list:
     return [model._meta.get_field(name) for name in names]
 
@@ -215,84 +217,15 @@ def _move_save_statement(game_names) -> tuple[list, str]:
     )
 
 
-_MOVE_SAVE_FIELDS, _MOVE_SAVE_SQL = _move_save_statement(GAME_MOVE_FIELDS)
+_MOVE_SAVE = _move_save_statement(GAME_MOVE_FIELDS)
 
 
-_MOVE_SAVE_WHOLE_FIELDS, _MOVE_SAVE_WHOLE_SQL = _move_save_statement(GAME_FIELDS)
-
-
-# Each statement is prepared once per connection, under these names, and a move runs it by
-# name (EXECUTE): PostgreSQL plans it once, and only binds the values at each move.
-_PREPARED = {
-    "okey_game_lock": _GAME_LOCK,
-    "okey_hand_seats": _HAND_SEATS,
-    "okey_move_save": _MOVE_SAVE_SQL,
-    "okey_move_save_whole": _MOVE_SAVE_WHOLE_SQL,
-}
-
-
-def _numbered(sql: str) -> str:
-    """``sql`` with its ``%s`` as PREPARE numbers its parameters ($1, $2, ...), whose types
-    PostgreSQL reads from where each stands."""
-    count = iter(range(1, sql.count("%s") + 1))
-    return re.sub("%s", lambda _: f"${next(count)}", sql)
-
-
-def _execute(name: str) -> str:
-    """The statement that runs the prepared ``name``, with its parameters bound as Django's
-    cursor binds them (client-side: no ``server_side_binding``)."""
-    return f"EXECUTE {name}({', '.join(['%s'] * _PREPARED[name].count('%s'))})"
-
-
-_PREPARE = "; ".join(f"PREPARE {name} AS {_numbered(sql)}" for name, sql in _PREPARED.items())
-
-
-_LOCK = _execute("okey_game_lock")
-
-
-# The lock and the reads sent together, in one round trip: PostgreSQL runs the second statement
-# once the first holds the lock, with a snapshot of its own (READ COMMITTED takes one per
-# statement), so it sees what the lock's previous holder committed. Two statements in one
-# query, which Django's cursor allows as it binds the parameters client-side.
-_MOVE_ROWS = f"{_LOCK}; {_execute('okey_hand_seats')}"
-
-
-_MOVE_SAVE = (_MOVE_SAVE_FIELDS, _execute("okey_move_save"))
-
-
-_MOVE_SAVE_WHOLE = (_MOVE_SAVE_WHOLE_FIELDS, _execute("okey_move_save_whole"))
-
-
-def statements_prepare(sender, connection, **kwargs) -> None:
-    """Prepare the move's statements on a new PostgreSQL connection when the sql store is in
-    use (Django's ``connection_created``). A database without the tables yet (a test database
-    being made) gets them after its migrations (``statements_prepare_again``)."""
-    if connection.vendor == "postgresql" and _sql():
-        try:
-            with connection.cursor() as cursor:  # autocommit: a failure leaves nothing behind
-                cursor.execute(_PREPARE)
-        except ProgrammingError:
-            pass
-
-
-def statements_prepare_again(sender, using, **kwargs) -> None:
-    """After migrations (``post_migrate``), prepare the statements again on their connection:
-    its tables may have been made, or changed, since it opened."""
-    conn = connections[using]
-    if conn.vendor == "postgresql" and _sql():
-        with conn.cursor() as cursor:
-            cursor.execute(f"DEALLOCATE ALL; {_PREPARE}")
-
-
-def statements_prepare_connect() -> None:
-    """Connected in games.apps: the move's statements are prepared on each connection."""
-    connection_created.connect(statements_prepare, dispatch_uid="okey_move_statements")
-    post_migrate.connect(statements_prepare_again, dispatch_uid="okey_move_statements")
+_MOVE_SAVE_WHOLE = _move_save_statement(GAME_FIELDS)
 
 
 def _game_lock_sql(table_id: int) -> Game | None:
     with connection.cursor() as cursor:
-        cursor.execute(_LOCK, [table_id])
+        cursor.execute(_GAME_LOCK, [table_id])
         row = cursor.fetchone()
     return None if row is None else _game_of(row)
 
