@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine import Variant
+from games.variants.result import game_result_view
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,30 @@ class Family:
     # (state, seat, groups of tile codes, pairs) -> the opening tray's running value; None: the
     # family's players open no tray (Düz Okey lays nothing before the finish)
     tray: Callable[..., dict] | None = None
+
+
+def family_from(board, rack, result, moves, parts, *, tray=None) -> Family:
+    """A family from its package's modules, each named after what it shows or does: board.py
+    (FAMILY, board_view), rack.py (rack_view, RackView), result.py (result_view), moves.py
+    (move_clean, public_tile, announcement, bot_moves), parts.py (parts_changed, own_changed,
+    own_seats); ``tray``: the opening tray's value, where its players open one. A game's final
+    places are every family's (games.variants.result)."""
+    return Family(
+        name=board.FAMILY,
+        board_view=board.board_view,
+        rack_view=rack.rack_view,
+        rack_class=rack.RackView,
+        result_view=result.result_view,
+        game_result_view=game_result_view,
+        move_clean=moves.move_clean,
+        public_tile=moves.public_tile,
+        announcement=moves.announcement,
+        parts_changed=parts.parts_changed,
+        own_changed=parts.own_changed,
+        own_seats=parts.own_seats,
+        bot_moves=moves.bot_moves,
+        tray=tray,
+    )
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Which parts of a 101 table's page a move changed: the seats sent whole (with the melds in
 front of them), the seats whose live part alone changed, the piles, and the centre whole or its
-stock and turn line, as Düz's (games.variants.okey.parts); and whether a player's own rack or
+stock and turn line, as every family's (games.variants.parts); and whether a player's own rack or
 moves changed."""
 
-from games.variants.okey.parts import CENTRE_PARTS, _differ, _parts_changed
+from games.variants.parts import board_parts_changed, own_differ
 
 # The parts of a 101 seat that most moves change, each its own element: a draw or a discard
 # sends the seat's live part (tiles in the rack, total, the turn's clock) and its pile, and the
@@ -17,41 +17,19 @@ SEAT_PARTS = {
 
 
 def parts_changed(before, after) -> dict:
-    changed = [
-        (s, _parts_changed(old, s, SEAT_PARTS))
-        for s, old in zip(after.seats, before.seats, strict=True)
-    ]
     return {
-        "seats": [s for s, parts in changed if parts == "whole"],
-        "lives": [s for s, parts in changed if parts != "whole" and "live" in parts],
-        "piles": [
-            s
-            for s, old in zip(after.seats, before.seats, strict=True)
-            if _differ(old, s, SEAT_PARTS["pile"])
-        ],
-        "centre": _parts_changed(before.centre, after.centre, CENTRE_PARTS),
+        **board_parts_changed(before, after, SEAT_PARTS),
         "thresholds": before.thresholds != after.thresholds,
     }
 
 
 def own_changed(old, view) -> tuple[bool, bool]:
-    if old is None:
-        return True, True
-    tiles = (old.hand_id, old.tiles, old.drawn, old.taken) != (
-        view.hand_id,
-        view.tiles,
-        view.drawn,
-        view.taken,
+    return own_differ(
+        old,
+        view,
+        ("hand_id", "tiles", "drawn", "taken"),
+        ("can", "phase", "away", "opened", "thresholds", "islek"),
     )
-    moves = (old.can, old.phase, old.away, old.opened, old.thresholds, old.islek) != (
-        view.can,
-        view.phase,
-        view.away,
-        view.opened,
-        view.thresholds,
-        view.islek,
-    )
-    return tiles, moves
 
 
 def own_seats(before, after, seat: int) -> frozenset[int]:

@@ -8,23 +8,14 @@ from games.engine import format_tile
 from games.engine.okey101.table import islek_meld
 from games.engine.okey101.views import hand101_own_view
 from games.models import Hand, Seat
+from games.variants.rack import RackCommon, rack_fields
 
 FAMILY = "okey101"
 
 
 @dataclass(frozen=True)
-class RackView:
-    table_id: int
-    version: int
-    seat: int
-    hand_id: int | None
-    tiles: tuple[str, ...]
-    okey: str | None
-    phase: str | None
-    drawn: str | None
+class RackView(RackCommon):
     taken: str | None  # the tile taken from the left, until it is on the table
-    can: tuple[str, ...]
-    away: bool
     opened: str  # "none" | "melds" | "pairs"
     thresholds: tuple[int, int]  # what an opening needs now: (melds value, pairs)
     # each tile of the rack a discard of which costs +101, with the meld it could go on (-1:
@@ -47,17 +38,8 @@ def rack_view(table_id: int, version: int, seat: Seat, hand: Hand | None, state)
     # the engine's view of this seat's own part: the only way its rack leaves the engine
     view = hand101_own_view(state, seat.index) if state is not None else None
     return RackView(
-        table_id=table_id,
-        version=version,
-        seat=seat.index,
-        hand_id=hand.pk if hand is not None else None,
-        tiles=tuple(view["rack"]) if view else (),
-        okey=view["okey"] if view else None,
-        phase=view["phase"] if view and view["can"] else None,
-        drawn=view["drawn"] if view else None,
+        **rack_fields(table_id, version, seat, hand, view),
         taken=view["taken"] if view else None,
-        can=tuple(view["can"]) if view else (),
-        away=seat.away,
         opened=view["opened"] if view else "none",
         thresholds=(view["thresholds"]["melds"], view["thresholds"]["pairs"]) if view else (101, 5),
         islek=islek_tiles(state, seat.index) if view and view["can"] else (),
