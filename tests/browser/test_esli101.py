@@ -96,5 +96,7 @@ def test_an_esli_101_game_with_an_invited_partner_is_played_to_its_end(
         expect(result.locator("#result-title")).to_have_text("Oyun bitti")
         expect(result.locator(".result-table").first.locator("tbody tr")).to_have_count(4)
         expect(result).to_contain_text("Oyuncu 1 & Oyuncu 2")
+        # and the partners are asked whether to play again, as at a Düz table's end
+        expect(result.locator("#rematch")).to_contain_text("Yeniden oynayalım mı?")
     manager.context.close()
     partner.context.close()
