@@ -25,7 +25,7 @@ After each injection it checks:
 - collateral deaths: a site process that exited by itself after the fault (it is restarted, as
   a supervisor would, and reported).
 All along, each client checks every frame it receives (bench/loadlib/frames.frame_problems): a
-rack only ever of its own seat, none in a move's public event; a breach is a client error in the
+rack only ever of its own seat, none to a spectator; a breach is a client error in the
 summary. It prints one line per injection and a summary; --json FILE writes them.
 """
 

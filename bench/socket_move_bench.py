@@ -193,9 +193,9 @@ def main():
             """{seat: html in --lang} of what the sockets receive after the move, rendered as
             its publish renders it: the event (for every seat) in every language, the own parts
             in their players' language (--lang)."""
-            messages = [message for _group, message in move_messages(move_event(outcome))]
-            own = {seat_of[m["own"]["user_id"]]: m["html"][args.lang] for m in messages[1:]}
-            return messages[0]["html"][args.lang], own
+            ((_group, message),) = move_messages(move_event(outcome))
+            own = {seat_of[m["own"]["user_id"]]: m["html"] for m in message["own"]}
+            return message["html"][args.lang], own
 
         backend = backend_cpu() if args.count else None
         applied, rendered, ended, whole = [], [], [], []

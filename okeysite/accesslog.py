@@ -19,6 +19,18 @@ def _client(scope) -> str:
     return client[0] if client else "local"  # a unix socket names no peer
 
 
+def _status(message) -> int:
+    """The status an answer's first message gives it (0: none yet)."""
+    kind = message["type"]
+    if kind == "http.response.start":
+        return message["status"]
+    if kind == "websocket.accept":
+        return 101
+    if kind == "websocket.close":
+        return 403  # refused before it was accepted
+    return 0
+
+
 class AccessLog:
     """ASGI middleware, inside okeysite.clients.TrustedProxies (which sets the client)."""
 
@@ -29,15 +41,14 @@ class AccessLog:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         started = time.monotonic()
-        status = {"code": 0}
+        code = 0
 
         async def send_seen(message):
-            if message["type"] == "http.response.start":
-                status["code"] = message["status"]
-            elif message["type"] == "websocket.accept":
-                status["code"] = 101
-            elif message["type"] == "websocket.close" and not status["code"]:
-                status["code"] = 403  # refused before it was accepted
+            # only an answer's first message says its status: every later one (each frame a
+            # socket sends, hundreds a second) goes straight through
+            nonlocal code
+            if not code:
+                code = _status(message)
             await send(message)
 
         try:
@@ -45,7 +56,7 @@ class AccessLog:
         finally:
             # no answer begun: the client went away first (nginx calls that 499); an error in
             # the site still answers, with its 500
-            self.write(scope, status["code"] or 499, time.monotonic() - started)
+            self.write(scope, code or 499, time.monotonic() - started)
 
     @staticmethod
     def write(scope, status: int, seconds: float) -> None:

@@ -7,12 +7,12 @@ A socket hears four kinds of frame (games.render, templates/games/table.html):
   seated player ``#rack-data`` (``data-version``, ``data-seat``, the hand, the okey, the drawn
   tile, the player's own tiles as ``data-tile`` spans) and ``#my-moves`` (``data-version``, the
   phase and ``data-can``, the moves the player may make now);
-- a move's public event, the same bytes for everyone at the table: ``#table-version`` with
-  ``data-delta``, ``#table-event`` (``data-kind``, ``data-seat``, ``data-move-tile``: a public
-  tile, not a ``data-tile``), then only what changed: seats, piles, ``#stock``, ``#turn-line``
-  (``data-turn``), the whole ``#centre`` now and then, ``#table-announce``;
-- a player's own part after a move: ``#rack-data`` and/or ``#my-moves``, each with its
-  ``data-version``, and no ``#table-version``;
+- a move's event: its public part, the same bytes for everyone at the table, ``#table-version``
+  with ``data-delta``, ``#table-event`` (``data-kind``, ``data-seat``, ``data-move-tile``: a
+  public tile, not a ``data-tile``), then only what changed: seats, piles, ``#stock``,
+  ``#turn-line`` (``data-turn``), the whole ``#centre`` now and then, ``#table-announce``; after
+  it, in the same frame, the player's own part when the move changed it: ``#rack-data`` and/or
+  ``#my-moves``, each with its ``data-version``;
 - a refusal (a non-empty ``#table-message``, no version), and chat lines.
 
 ``frame_parse`` reads one frame; a ``FrameState`` is what a page shows, each frame folded into it
@@ -85,11 +85,6 @@ class Frame:
     racks: int = 0  # how many #rack-data it carries (at most one, the viewer's own)
 
     @property
-    def own(self) -> bool:
-        """A player's own part after a move (no #table-version)."""
-        return self.version is None and (self.has_rack or self.has_moves)
-
-    @property
     def attributed(self) -> int | None:
         """The table version this frame's bytes belong to (None: a refusal, a chat line)."""
         if self.version is not None:
@@ -152,12 +147,10 @@ def frame_parse(text: str) -> Frame:
 
 
 def frame_problems(f: Frame, seat: int | None) -> list[str]:
-    """What a frame must never carry, told from the frame alone: a move's event (the same bytes
-    for everyone at the table) with a rack or moves in it, more than one rack, or a rack of
-    another seat than the viewer's own (``seat``; None: a spectator, who gets no rack)."""
+    """What a frame must never carry, told from the frame alone: more than one rack, or a rack
+    of another seat than the viewer's own (``seat``; None: a spectator, who gets no rack). A
+    move's frame carries the viewer's own part after its public part when the move changed it."""
     out = []
-    if f.delta and (f.has_rack or f.has_moves):
-        out.append("a move's public event carries a rack or moves")
     if f.racks > 1:
         out.append(f"a frame carries {f.racks} racks")
     if f.has_rack and f.seat != seat:

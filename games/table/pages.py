@@ -253,7 +253,7 @@ def rack_arrange(request, table_id):
     if arrange is None:
         raise Http404
     table = get_object_or_404(Table, pk=table_id)
-    seat = table.seats.filter(user=request.user).first()
+    seat = table.seats.filter(user=request.user).first() if request.user.is_authenticated else None
     hand = current_hand(table)
     if seat is None or hand is None:
         return JsonResponse({"error": _("You have no rack at this table.")}, status=400)

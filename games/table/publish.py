@@ -7,10 +7,11 @@ commit (``transaction.on_commit``), with what they committed.
 
 - A move (``move_publish``): its event says what happened ("seat 2 took R7 from seat 1's pile")
   and carries the public board before and after it; the board's parts that changed are rendered
-  once per language and the same bytes go to the table's group. Each seated player whose rack or
-  moves changed gets their own part, rendered once in their profile's language, on their own
-  group; only a tab that shows another language renders its own, from the view the message
-  carries. The views are built here, after the commit: the move held the table's lock only to
+  once per language and the same bytes go to every page. Each seated player whose rack or
+  moves changed gets their own part, rendered once in their profile's language, in the same
+  message to the table's group: each socket sends its page the public part with its own
+  player's part after it, one frame, and never another's (games.table.socket); only a tab that
+  shows another language renders its own, from the view the message carries. The views are built here, after the commit: the move held the table's lock only to
   check, apply and save. A draw names no tile: the stock is secret.
 - A change of the table's life (a seat taken, the start, a deal, a hand's end:
   ``table_changed_publish``): each seated player's whole table, rendered here once in their
@@ -120,27 +121,23 @@ def move_event(outcome: MoveOutcome) -> MoveEvent:
 
 
 def move_messages(event: MoveEvent) -> list[tuple[str, dict]]:
-    """(group, message) for each group that must hear of a move: its public part to the
-    table's group, each changed own part to its player's group."""
+    """One message a move, to the table's group: its public part in every language, and each
+    changed player's own part (only its socket sends one to a browser: TableConsumer.table_event).
+    One message instead of one to the table and one to each changed player's group: a group send
+    and a socket's dispatch and send fewer for each of them."""
     html = in_every_language(lambda: event_html(event))
-    public = {"type": "table.event", "version": event.version, "html": html}
-    out = [(table_group(event.table_id), public)]
-    for own in event.own:
-        out.append((player_group(event.table_id, own.user_id), own_message(event.version, own)))
-    return out
+    message = {"type": "table.event", "version": event.version, "html": html}
+    message["own"] = [own_part(own) for own in event.own]
+    return [(table_group(event.table_id), message)]
 
 
-def own_message(version: int, own: OwnView) -> dict:
+def own_part(own: OwnView) -> dict:
     """A player's own part, rendered once, in their language, with the view it was rendered
-    from (only ever the player's own rack: this goes to their group alone)."""
+    from (a tab in another language renders its own from it). It rides in the table's group
+    message, which every socket at the table hears; a socket sends only its own player's."""
     with translation.override(own.lang):
         html = own_html(own)
-    return {
-        "type": "table.own",
-        "version": version,
-        "html": {own.lang: html},
-        "own": own.to_message(),
-    }
+    return {"html": html, "own": own.to_message()}
 
 
 def _own_views(family, table_id: int, version: int, seats, hand, state, changed) -> dict:

@@ -10,8 +10,8 @@ templates of the table's family of games (templates/games/table/<family>/, games
 - a move's public event (``event_html``): the seats (or only their live parts), piles and
   centre the move changed and a line that says what happened, rendered once per language for
   everyone at the table;
-- a player's own part (``rack_html``): their rack and the moves they may make, for their tabs
-  only.
+- a player's own part (``own_html``): their rack and the moves they may make, for their tabs
+  only: after a move, in the same frame as its event (games.table.socket).
 """
 
 from django.conf import settings

@@ -6,9 +6,10 @@ ws-send adds "HEADERS", which is ignored).
 
 Server -> client: HTML whose top-level elements carry ids and hx-swap-oob, which the htmx ws
 extension swaps in (games.table.render says which frames there are). A socket joins its table's
-group (public bytes, rendered once for everyone) and, for a signed-in viewer, that player's own group
-at the table (their rack and moves, and their whole table after a change of the table's life,
-rendered where the change was made). It renders only its own viewer's whole table: when it
+group (a move: its public bytes, rendered once for everyone, and the own parts it changed, of
+which a socket sends only its player's) and, for a signed-in viewer, that player's own group at
+the table (their whole table after a change of the table's life, rendered where the change was
+made). It renders only its own viewer's whole table: when it
 connects, when the page reports a gap in the versions, and after a change of the table's life
 for a spectator or a tab in another language than its player's.
 A move goes to the same service as the page's form (games.table.moves.move_submit), whole, in a
@@ -146,18 +147,27 @@ class TableConsumer(CountedSocket, GoneClientSend, DirectDispatch, AsyncWebsocke
         await self.close()
 
     async def table_event(self, event):
-        """A move's public part: the same bytes for every socket at the table."""
+        """A move: its public part, the same bytes for every socket at the table, and after it,
+        in the same frame, this player's own part if the move changed it (the message carries
+        the changed players' parts: only this viewer's may leave this socket)."""
         self.sent_version = max(self.sent_version, event["version"])
-        await self.send(text_data=event["html"][self.lang])
-
-    async def table_own(self, event):
-        """This player's own rack and moves, after a move: only their tabs hear it. It comes
-        rendered in the player's language; a tab that shows another renders it here."""
-        html = event["html"].get(self.lang)
-        if html is None:
-            with translation.override(self.lang):
-                html = own_html(OwnView.from_message(event["own"]))
+        html = event["html"][self.lang]
+        if self.user_id is not None:
+            html += self.own_part(event.get("own", ()))
         await self.send(text_data=html)
+
+    def own_part(self, parts) -> str:
+        """This player's own rack and moves among a move's changed ones, or "". It comes
+        rendered in the player's language; a tab that shows another renders it here."""
+        for part in parts:
+            own = part["own"]
+            if own["user_id"] != self.user_id:
+                continue
+            if own["lang"] == self.lang:
+                return part["html"]
+            with translation.override(self.lang):
+                return own_html(OwnView.from_message(own))
+        return ""
 
     async def table_changed(self, event):
         """A change of the table's life: this viewer's whole table again, rendered here unless

@@ -640,8 +640,8 @@
   }
 
   // Whatever reads the table anew when it changes (the first hand's coach) hears it once the
-  // frames of a change have landed (a move's event and its own part come as two), rather than
-  // asking the server every second.
+  // frames of a change have landed (a change of the table's life may come as a few), rather
+  // than asking the server every second.
   var changedTimer = null;
   function changedSoon() {
     window.clearTimeout(changedTimer);

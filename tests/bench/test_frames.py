@@ -1,5 +1,5 @@
 """The harness reads the site's frames as table.js does (bench/loadlib/frames.py): a full frame,
-a move's public event and a player's own part, folded into what the page shows; frames rendered
+a move's event with a player's own part after it, folded into what the page shows; frames rendered
 here by the site's own code, so that a change of the markup shows."""
 
 import random
@@ -88,19 +88,17 @@ def test_a_move_is_folded_from_its_event_and_the_own_parts(dealt):
     # of the seats, only what the move changed: the turn and the mover's tile count
     assert 'id="seat-0-live"' in event_html and 'id="seat-1-live"' in event_html
     assert 'id="seat-0"' not in event_html and 'id="seat-2-live"' not in event_html
-    # the mover hears its event first: its old moves no longer count until its own part comes
-    assert mover.fold(event) == "ok" and mover.version == v + 1
-    assert mover.can_now() == ()
-    mine = frame_parse(own[0])
-    assert mine.own and mine.attributed == v + 1 and mine.version is None
-    mover.fold(mine)
+    # the mover's frame: the event, then its own part after it
+    mine = frame_parse(event_html + own[0])
+    assert mine.delta and mine.version == mine.rack_version == v + 1
+    assert frame_problems(mine, 0) == []
+    assert frame_problems(mine, 1) == ["the rack of seat 0 shown to seat 1"]
+    assert mover.fold(mine) == "ok" and mover.version == v + 1
     assert len(mover.rack) == 14 and mover.can_now() == () and mover.phase == ""
-    # the next player's own part may come before the event: it waits for the event
-    theirs = frame_parse(own[1])
-    assert theirs.own and not theirs.has_rack and theirs.can
-    nxt.fold(theirs)
-    assert nxt.can_now() == ()
-    nxt.fold(event)
+    # the next player's: the event and its new moves, no rack (it did not change)
+    theirs = frame_parse(event_html + own[1])
+    assert not theirs.has_rack and theirs.can
+    assert nxt.fold(theirs) == "ok"
     assert "draw" in nxt.can_now() and nxt.version == v + 1
 
 
@@ -132,7 +130,7 @@ def test_an_event_after_a_gap_or_one_already_shown_is_dropped(dealt):
     assert page.fold(older) == "stale"
 
 
-def test_a_player_counts_a_moves_bytes_and_flags_a_rack_in_public(dealt):
+def test_a_player_counts_a_moves_bytes_and_flags_a_foreign_rack(dealt):
     table, users = dealt
     rec = Recorder()
     player = SitePlayer(
@@ -144,17 +142,12 @@ def test_a_player_counts_a_moves_bytes_and_flags_a_rack_in_public(dealt):
     v = player.version
     rec.move_sent(table.pk, v + 1, 0)
     _, event_html, own = discard(table, users)
-    player.on_frame(own[1])
-    assert player.version == v  # its own part alone does not move the table on
-    player.on_frame(event_html)
+    player.on_frame(event_html + own[1])
     assert player.version == v + 1 and rec.seen[(table.pk, v + 1)] == 1
-    sizes = len(own[1].encode()) + len(event_html.encode())
-    assert rec.move_bytes[(table.pk, v + 1)] == {1: sizes}
+    assert rec.move_bytes[(table.pk, v + 1)] == {1: len((event_html + own[1]).encode())}
     assert not rec.errors
-    player.on_frame(own[0])  # the mover's own part, sent to another player
+    player.on_frame(event_html + own[0])  # the mover's frame, sent to another player
     assert any("the rack of seat 0 shown to seat 1" in k for k in rec.errors), rec.errors
-    player.on_frame(event_html + own[0].replace('data-seat="0"', 'data-seat="1"'))
-    assert any("public event carries a rack" in k for k in rec.errors), rec.errors
 
 
 def test_bad_inputs_leak_check_tells_a_foreign_tile(dealt):

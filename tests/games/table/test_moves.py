@@ -13,7 +13,6 @@ from games.table.publish import (
     LOBBY_MESSAGE,
     move_event,
     move_messages,
-    player_group,
     table_group,
 )
 from games.table.render import own_html
@@ -360,7 +359,7 @@ def test_a_draw_event_names_no_tile(playing, users, monkeypatch):
 
 
 def test_each_own_part_is_rendered_once_in_its_players_language(playing, users):
-    """The public event goes to the table in every language; a player's own part only in
+    """One message to the table: the public event in every language; a player's own part only in
     theirs, with the view a tab in the other language renders the same markup from."""
     import msgpack
     from django.utils import translation
@@ -371,13 +370,12 @@ def test_each_own_part_is_rendered_once_in_its_players_language(playing, users):
     users[1].profile.save(update_fields=["language"])
     tile = engine.format_tile(hand_state(playing).racks[0][0])
     out = submit(playing, users[0], kind="discard", tile=tile)
-    (table, public), *own = move_messages(move_event(out))
+    ((table, public),) = move_messages(move_event(out))
     assert table == table_group(playing.pk) and set(public["html"]) == {"tr", "en"}
-    by_user = {m["own"]["user_id"]: m for _group, m in own}
-    assert [g for g, _m in own] == [player_group(playing.pk, users[i].pk) for i in (0, 1)]
-    assert list(by_user[users[0].pk]["html"]) == ["tr"]
-    assert list(by_user[users[1].pk]["html"]) == ["en"]
-    assert "Your turn: draw a tile" in by_user[users[1].pk]["html"]["en"]
+    by_user = {m["own"]["user_id"]: m for m in public["own"]}
+    assert list(by_user) == [users[0].pk, users[1].pk]
+    assert [m["own"]["lang"] for m in public["own"]] == ["tr", "en"]
+    assert "Your turn: draw a tile" in by_user[users[1].pk]["html"]
     # the view crosses the channel layer (msgpack) as plain values and comes back as it was: a
     # Turkish tab of the English player renders exactly what the move process would have
     theirs = OwnView.from_message(msgpack.unpackb(msgpack.packb(by_user[users[1].pk]["own"])))

@@ -90,6 +90,13 @@ def test_a_spectator_sees_no_rack(client, users, fixed_seed):
     assert 'id="my-moves"' not in html
 
 
+def test_a_visitor_asking_to_arrange_a_rack_is_told_they_have_none(client, users, fixed_seed):
+    """bench/badinput.py found a 500 here: a signed-out visitor's "Seri diz" at a dealt table."""
+    table = game_started(table_full(users))
+    response = client.get(reverse("games:arrange", args=[table.pk]), {"how": "runs"})
+    assert response.status_code == 400 and response.json()["error"]
+
+
 def test_sit_and_start_by_post(client, users):
     table = table_create(manager=users[0], options={"seats": 2})
     client.force_login(users[1])
