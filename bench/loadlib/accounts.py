@@ -119,17 +119,16 @@ def tables_create(
 ) -> list[int]:
     """One table per ``seats`` users, full, and (``start``) started and dealt. Returns the
     table ids. Unstarted tables have no deadline, so the server leaves them alone."""
+    from games.engine.variants import variant
     from games.table.create import table_create
     from games.table.lifecycle import game_start, table_start
     from games.table.seats import seat_take
 
     options = options or {}
-    # Düz and Eşli: long games by default; a 101 table takes only its own options
-    long = (
-        {"hand_limit": 50, "start_count": 50}
-        if options.get("variant", "duz") in ("duz", "esli")
-        else {}
-    )
+    # long games by default where the game counts down from a start (Düz and Eşli); a game
+    # without a start count (101) takes only its own options
+    defaults = variant(options.get("variant", "duz")).make_options()
+    long = {"hand_limit": 50, "start_count": 50} if hasattr(defaults, "start_count") else {}
     opts = {**long, **options}
     ids = []
     for k in range(0, len(users) - seats + 1, seats):
