@@ -8,9 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import RANGES, OptionError, RuleOptions, variant
-from games.labels import mode_label
 from games.policy import TablePolicy, table_choices
-from games.variants import VARIANTS, site_variant
+from games.variants import site_variant
 
 RULES = RuleOptions()
 
@@ -35,7 +34,12 @@ class TableForm(forms.Form):
     # the game (Table.variant); named "mode" as Düz Okey's option that once chose it
     mode = forms.ChoiceField(
         label=_("Game"),
-        choices=[(name, mode_label(name)) for name in VARIANTS],  # every game the site offers
+        choices=[
+            ("duz", _("Düz Okey")),
+            ("esli", _("Eşli Okey (partners)")),
+            ("101", _("Okey 101")),
+            ("esli101", _("Eşli 101 (partners)")),
+        ],
         initial=RULES.mode,
     )
     seats = forms.TypedChoiceField(
